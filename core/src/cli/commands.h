@@ -1,0 +1,28 @@
+// The `strata` subcommands. Each returns the process exit status:
+// 0 all passed, 1 a check failed, 2 bad usage or input, 3 strata failed.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <string>
+
+namespace strata::cli {
+
+// Options every command that runs plugins shares.
+struct PluginOptions {
+    std::vector<std::string> plugin_paths;
+    bool no_builtin_plugins = false;
+    double timeout_s = 0;  // 0: each plugin's own deadline
+};
+
+void add_plugin_options(CLI::App& command, PluginOptions& options);
+
+// Each registers its subcommand and returns the function that runs it.
+std::function<int()> register_doctor(CLI::App& app, const std::string& executable);
+std::function<int()> register_env(CLI::App& app, const std::string& executable);
+std::function<int()> register_plugins(CLI::App& app, const std::string& executable);
+std::function<int()> register_worker(CLI::App& app);
+
+std::string version_text();
+
+}  // namespace strata::cli

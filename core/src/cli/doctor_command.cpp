@@ -1,0 +1,99 @@
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <unistd.h>
+
+#include "cli/run_options.h"
+#include "model/usage_error.h"
+#include "report/writers.h"
+
+namespace strata::cli {
+
+namespace {
+
+bool use_color(const std::string& mode) {
+    if (mode == "always") return true;
+    if (mode == "never") return false;
+    const char* no_color = std::getenv("NO_COLOR");  // https://no-color.org: any non-empty value
+    return ::isatty(STDOUT_FILENO) && !(no_color && *no_color);
+}
+
+}  // namespace
+
+std::function<int()> register_doctor(CLI::App& app, const std::string& executable) {
+    struct Options {
+        PluginOptions plugins;
+        bool json = false, markdown = false, no_selftest = false;
+        std::string junit, color = "auto";
+    };
+    auto options = std::make_shared<Options>();
+    CLI::App* command = app.add_subcommand("doctor", "Check every layer of the CUDA stack (the default command)");
+    add_plugin_options(*command, options->plugins);
+    auto* json = command->add_flag("--json", options->json, "Print the report as JSON");
+    command->add_flag("--markdown", options->markdown, "Print the report as Markdown")->excludes(json);
+    command->add_option("--junit", options->junit, "Also write the checks as JUnit XML to FILE");
+    command->add_flag("--no-selftest", options->no_selftest, "Run probes only, no self-tests");
+    command->add_option("--color", options->color, "Colour the text report: auto, always or never")
+        ->check(CLI::IsMember({"auto", "always", "never"}));
+
+    return [options, executable]() {
+        auto started = std::chrono::steady_clock::now();
+        RunOptions run = make_run_options(options->plugins, executable);
+        run.selftests = !options->no_selftest;
+        RunInfo info{"doctor", utc_timestamp_now(), {}};
+        Report report = run_doctor(run, ProbeContext::live());
+        info.duration = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
+        if (!options->junit.empty()) {
+            std::ofstream out(options->junit);
+            out << render_junit(report, info);
+            if (!out) throw UsageError("cannot write JUnit report to '" + options->junit + "'");
+        }
+        if (options->json)
+            std::cout << report_to_json(report, info).dump(2) << '\n';
+        else if (options->markdown)
+            std::cout << render_markdown(report);
+        else
+            std::cout << render_text(report, use_color(options->color));
+        return report.exit_code();
+    };
+}
+
+std::function<int()> register_env(CLI::App& app, const std::string& executable) {
+    auto options = std::make_shared<PluginOptions>();
+    CLI::App* command = app.add_subcommand("env", "Print the environment record (every fact, with its source) as JSON");
+    add_plugin_options(*command, *options);
+    return [options, executable]() {
+        Report report = run_environment(make_run_options(*options, executable), ProbeContext::live());
+        Json out = {{"schema_version", report_schema_version}, {"environment", environment_to_json(report)}};
+        std::cout << out.dump(2) << '\n';
+        return 0;
+    };
+}
+
+std::function<int()> register_plugins(CLI::App& app, const std::string& executable) {
+    struct Options {
+        PluginOptions plugins;
+        bool json = false;
+    };
+    auto options = std::make_shared<Options>();
+    CLI::App* command = app.add_subcommand("plugins", "Load every plugin in a worker and report what happened");
+    add_plugin_options(*command, options->plugins);
+    command->add_flag("--json", options->json, "Print the load report as JSON");
+    return [options, executable]() {
+        RunInfo info{"plugins", utc_timestamp_now(), {}};
+        Report report = run_load_report(make_run_options(options->plugins, executable));
+        if (options->json) {
+            Json full = report_to_json(report, info);
+            std::cout << Json{{"schema_version", report_schema_version}, {"plugins", full["plugins"]}}.dump(2) << '\n';
+        } else {
+            std::cout << render_plugin_table(report);
+        }
+        for (const PluginRecord& plugin : report.plugins())
+            if (plugin.state != PluginState::loaded) return 1;
+        return 0;
+    };
+}
+
+}  // namespace strata::cli

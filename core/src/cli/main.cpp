@@ -1,0 +1,78 @@
+// strata: proves, layer by layer, that a machine's CUDA stack works.
+#include <climits>
+#include <iostream>
+#include <map>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "doctor/build_info.h"
+#include "model/usage_error.h"
+
+namespace strata::cli {
+
+std::string version_text() {
+    const BuildInfo& info = build_info();
+    std::string architectures;
+    for (const std::string& arch : info.architectures) architectures += (architectures.empty() ? "" : " ") + arch;
+    return "strata " + info.version + "\n" + "revision: " + info.git_revision + "\n" +
+           "build type: " + info.build_type + "\n" + "CUDA toolkit: " + info.cuda_toolkit + "\n" +
+           "kernel architectures: " + (architectures.empty() ? "none (built without nvcc)" : architectures) +
+           "\n";
+}
+
+namespace {
+
+// The worker is this same binary; /proc/self/exe survives a relative argv[0].
+std::string own_executable(const char* argv0) {
+    char path[PATH_MAX];
+    ssize_t n = ::readlink("/proc/self/exe", path, sizeof path - 1);
+    if (n > 0) return std::string(path, static_cast<size_t>(n));
+    return argv0;
+}
+
+}  // namespace
+
+}  // namespace strata::cli
+
+int main(int argc, char** argv) {
+    using namespace strata;
+    std::string executable = cli::own_executable(argv[0]);
+    CLI::App app{"strata: proves, layer by layer, that this machine's CUDA stack works, and how fast.\n"
+                 "Exit status: 0 all checks passed, 1 a check failed, 2 bad usage or input, 3 strata failed."};
+    app.set_version_flag("--version", [] { return cli::version_text(); }, "Print version and build details");
+    app.require_subcommand(0, 1);
+    std::map<std::string, std::function<int()>> commands = {
+        {"doctor", cli::register_doctor(app, executable)},
+        {"env", cli::register_env(app, executable)},
+        {"plugins", cli::register_plugins(app, executable)},
+        {"worker", cli::register_worker(app)},
+    };
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion&) {
+        std::cout << cli::version_text();
+        return 0;
+    } catch (const CLI::ParseError& e) {
+        std::string message = e.what();
+        if (dynamic_cast<const CLI::ExtrasError*>(&e) && argc > 1 && argv[1][0] != '-' &&
+            !commands.count(argv[1]))
+            message = std::string("unknown command '") + argv[1] + "'";
+        std::cerr << "strata: error: " << message << " (see strata --help)\n";
+        return 2;
+    }
+    try {
+        for (CLI::App* sub : app.get_subcommands())
+            if (sub->parsed()) return commands.at(sub->get_name())();
+        return commands.at("doctor")();
+    } catch (const UsageError& e) {
+        std::cerr << "strata: error: " << e.what() << '\n';
+        return 2;
+    } catch (const std::exception& e) {
+        std::cerr << "strata: internal error: " << e.what() << '\n';
+        return 3;
+    }
+}

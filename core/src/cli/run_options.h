@@ -1,0 +1,12 @@
+// Turns the shared command-line options into RunOptions.
+#pragma once
+
+#include "cli/commands.h"
+#include "doctor/doctor.h"
+
+namespace strata::cli {
+
+// Adds STRATA_PLUGIN_PATH's entries after the --plugin-path ones.
+RunOptions make_run_options(const PluginOptions& options, const std::string& executable);
+
+}  // namespace strata::cli

@@ -1,0 +1,75 @@
+#include "doctor/doctor.h"
+
+#include <algorithm>
+
+#include "doctor/build_info.h"
+#include "doctor/plugin_tasks.h"
+#include "probes/probes.h"
+
+namespace strata {
+
+namespace {
+
+// Probes every plugin (each in its own worker) and returns the records of
+// those that loaded, sorted by layer for the self-test pass.
+std::vector<std::pair<PluginCandidate, PluginRecord>> probe_plugins(const RunOptions& options,
+                                                                    const std::string& task, Report& report) {
+    std::vector<std::pair<PluginCandidate, PluginRecord>> loaded;
+    for (const PluginCandidate& candidate : discover_plugins(options.plugins, options.executable)) {
+        PluginRecord record = candidate.refusal ? refuse_plugin(candidate, report)
+                                                : run_plugin_task(options, candidate, task, report);
+        if (record.state == PluginState::loaded) loaded.emplace_back(candidate, record);
+        report.add_plugin(std::move(record));
+    }
+    std::stable_sort(loaded.begin(), loaded.end(), [](const auto& a, const auto& b) {
+        return layer_rank(a.second.layer.value_or(Layer::host)) < layer_rank(b.second.layer.value_or(Layer::host));
+    });
+    return loaded;
+}
+
+}  // namespace
+
+void add_build_facts(Report& report) {
+    const BuildInfo& info = build_info();
+    add_fact(report, Layer::host, "strata.version", info.version, "build");
+    add_fact(report, Layer::host, "strata.git_revision", info.git_revision, "build");
+    add_fact(report, Layer::host, "strata.build_type", info.build_type, "build");
+    add_fact(report, Layer::host, "strata.cuda_toolkit", info.cuda_toolkit, "build");
+    add_fact(report, Layer::host, "strata.kernel_architectures", info.architectures, "build");
+}
+
+Report run_doctor(const RunOptions& options, const ProbeContext& context) {
+    Report report;
+    add_build_facts(report);
+    run_core_probes(context, report);
+    auto loaded = probe_plugins(options, "probe", report);
+    if (!options.selftests) return report;
+    for (const auto& [candidate, record] : loaded) {
+        if (!record.has_selftest) continue;
+        Layer layer = record.layer.value_or(Layer::host);
+        if (auto gate = report.gate_for(layer)) {
+            Check check = report.gated_check(std::string(layer_name(layer)) + "." + record.name + ".selftest",
+                                             layer, record.name + " self-test", *gate);
+            check.origin = record.name;
+            report.add_check(std::move(check));
+            continue;
+        }
+        run_plugin_task(options, candidate, "selftest", report);
+    }
+    return report;
+}
+
+Report run_environment(const RunOptions& options, const ProbeContext& context) {
+    RunOptions probes_only = options;
+    probes_only.selftests = false;
+    return run_doctor(probes_only, context);
+}
+
+Report run_load_report(const RunOptions& options) {
+    Report report;
+    add_build_facts(report);
+    probe_plugins(options, "describe", report);
+    return report;
+}
+
+}  // namespace strata

@@ -1,0 +1,34 @@
+// Runs the suite: the core's probes, every plugin's probe in its own worker,
+// then the self-tests in layer order, gated by failed layers.
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+
+#include "model/report.h"
+#include "plugins/discovery.h"
+#include "probes/probe_context.h"
+
+namespace strata {
+
+struct RunOptions {
+    std::string executable;  // this strata binary, re-executed as the worker
+    PluginSearchOptions plugins;
+    std::optional<std::chrono::milliseconds> timeout;  // overrides every plugin's deadline
+    bool selftests = true;
+};
+
+// Facts describing this build (strata.version, ...), added first.
+void add_build_facts(Report& report);
+
+// `strata doctor`: probes, plugins, self-tests.
+Report run_doctor(const RunOptions& options, const ProbeContext& context);
+
+// `strata env`: probes and plugin probes, no self-tests.
+Report run_environment(const RunOptions& options, const ProbeContext& context);
+
+// `strata plugins`: load each plugin in a worker and describe it.
+Report run_load_report(const RunOptions& options);
+
+}  // namespace strata

@@ -1,0 +1,128 @@
+#include "doctor/plugin_tasks.h"
+
+#include "probes/probes.h"
+
+namespace strata {
+
+namespace {
+
+std::string join_lines(const std::vector<std::string>& lines) {
+    std::string out;
+    for (const std::string& line : lines) out += (out.empty() ? "" : "\n") + line;
+    return out;
+}
+
+std::string check_prefix(const PluginRecord& record) {
+    return std::string(layer_name(record.layer.value_or(Layer::host))) + "." + record.name;
+}
+
+PluginState state_for(const TaskOutcome& outcome) {
+    switch (outcome.end) {
+    case TaskEnd::completed:
+    case TaskEnd::task_failed: return PluginState::loaded;
+    case TaskEnd::load_failed:
+        return outcome.load_error && outcome.load_error->kind == "missing_dependency"
+                   ? PluginState::missing_dependency
+                   : PluginState::error;
+    case TaskEnd::crashed: return PluginState::crashed;
+    case TaskEnd::timeout: return PluginState::timeout;
+    case TaskEnd::error: return PluginState::error;
+    }
+    return PluginState::error;
+}
+
+Status status_for(TaskEnd end, const PluginRecord& record) {
+    switch (end) {
+    case TaskEnd::completed: return Status::pass;
+    case TaskEnd::crashed: return Status::crashed;
+    case TaskEnd::timeout: return Status::timeout;
+    case TaskEnd::load_failed:
+        return record.state == PluginState::missing_dependency ? Status::fail : Status::error;
+    case TaskEnd::task_failed:
+    case TaskEnd::error: return Status::error;
+    }
+    return Status::error;
+}
+
+void add_outcome_check(const TaskOutcome& outcome, const PluginRecord& record, const std::string& task,
+                       Report& report) {
+    Check check;
+    check.origin = record.name;
+    check.layer = record.layer.value_or(Layer::host);
+    check.status = status_for(outcome.end, record);
+    if (outcome.end == TaskEnd::load_failed) {
+        check.id = check_prefix(record) + ".load";
+        check.summary = record.state == PluginState::missing_dependency
+                            ? "plugin " + record.name + " cannot load: " + record.missing_library + " not found"
+                            : "plugin " + record.name + " cannot load: " + outcome.message;
+        check.evidence = outcome.message;
+        check.remedy = record.state == PluginState::missing_dependency
+                           ? "install the package that provides " + record.missing_library +
+                                 ", or add the directory holding it to LD_LIBRARY_PATH"
+                           : "rebuild or reinstall the plugin " + record.path;
+    } else {
+        check.id = check_prefix(record) + "." + task;
+        check.summary = record.name + " " + task + ": " + outcome.message;
+        check.evidence = join_lines(outcome.output_tail);
+        check.remedy = "this is a bug in the plugin or in a library it calls; the evidence holds the "
+                       "last lines the worker printed (rerun with `strata worker --plugin " +
+                       record.path + " --task " + task + "` to see everything)";
+    }
+    report.add_check(std::move(check));
+}
+
+}  // namespace
+
+PluginRecord refuse_plugin(const PluginCandidate& candidate, Report& report) {
+    PluginRecord record;
+    record.path = candidate.path;
+    record.name = candidate.name;
+    record.state = PluginState::refused;
+    record.message = candidate.refusal.value_or("");
+    Check check = make_check("host." + record.name + ".load", Layer::host, Status::error,
+                             "plugin " + record.name + " refused: " + record.message, candidate.path,
+                             "make the plugin file writable by its owner only (chmod go-w), or remove it");
+    check.origin = record.name;
+    report.add_check(std::move(check));
+    return record;
+}
+
+PluginRecord run_plugin_task(const RunOptions& options, const PluginCandidate& candidate,
+                             const std::string& task, Report& report) {
+    WorkerRequest request;
+    request.strata_executable = options.executable;
+    request.plugin_path = candidate.path;
+    request.task = task;
+    request.deadline_override = options.timeout;
+    if (options.timeout) request.load_deadline = std::max(request.load_deadline, *options.timeout);
+    TaskOutcome outcome = run_worker_task(request);
+
+    PluginRecord record = outcome.plugin.value_or(PluginRecord{});
+    record.path = candidate.path;
+    if (record.name.empty()) record.name = candidate.name;
+    record.state = state_for(outcome);
+    if (record.state != PluginState::loaded) record.message = outcome.message;
+    if (outcome.load_error) record.missing_library = outcome.load_error->library;
+
+    Layer layer = record.layer.value_or(Layer::host);
+    for (Fact& fact : outcome.facts) {
+        fact.layer = layer;
+        report.add_fact(std::move(fact));
+    }
+    for (Check& check : outcome.checks) {
+        check.origin = record.name;
+        if (check.id == "plugin.abi_violation") {
+            check.id = check_prefix(record) + ".abi_violation";
+            check.layer = layer;
+        }
+        report.add_check(std::move(check));
+    }
+    for (Measurement& measurement : outcome.measurements) {
+        measurement.origin = record.name;
+        report.add_measurement(std::move(measurement));
+    }
+    if (outcome.end != TaskEnd::completed && task != "describe") add_outcome_check(outcome, record, task, report);
+    return record;
+}
+
+}  // namespace strata

@@ -1,0 +1,17 @@
+// Runs one plugin task in a worker and folds its outcome into the report.
+#pragma once
+
+#include "doctor/doctor.h"
+#include "plugins/discovery.h"
+#include "worker/supervisor.h"
+
+namespace strata {
+
+// Returns the plugin's record (state, and descriptor fields when it loaded).
+PluginRecord run_plugin_task(const RunOptions& options, const PluginCandidate& candidate,
+                             const std::string& task, Report& report);
+
+// The record and check for a plugin refused before it was ever loaded.
+PluginRecord refuse_plugin(const PluginCandidate& candidate, Report& report);
+
+}  // namespace strata

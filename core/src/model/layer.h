@@ -1,0 +1,35 @@
+// The layers of the CUDA stack, in the order strata checks them.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string_view>
+
+#include "strata/plugin.h"
+
+namespace strata {
+
+enum class Layer {
+    host = STRATA_LAYER_HOST,
+    container = STRATA_LAYER_CONTAINER,
+    driver = STRATA_LAYER_DRIVER,
+    device = STRATA_LAYER_DEVICE,
+    runtime = STRATA_LAYER_RUNTIME,
+    library = STRATA_LAYER_LIBRARY,
+    kernel = STRATA_LAYER_KERNEL,
+};
+
+// Every layer, in checking order.
+inline constexpr std::array<Layer, 7> all_layers = {Layer::host,    Layer::container,
+                                                    Layer::driver,  Layer::device,
+                                                    Layer::runtime, Layer::library,
+                                                    Layer::kernel};
+
+std::string_view layer_name(Layer layer);
+std::optional<Layer> parse_layer(std::string_view name);
+// Maps the ABI's integer; nullopt for a value this build does not know.
+std::optional<Layer> layer_from_abi(int value);
+// Position in checking order: earlier layers gate later ones.
+int layer_rank(Layer layer);
+
+}  // namespace strata

@@ -1,0 +1,91 @@
+#include "model/report.h"
+
+#include <algorithm>
+
+namespace strata {
+
+std::string Gate::reason() const {
+    return std::string(layer_name(failed_layer)) + " layer failed: " + first_failure;
+}
+
+void Report::add_fact(Fact fact) {
+    auto it = fact_index_.find(fact.key);
+    if (it != fact_index_.end()) {
+        facts_[it->second] = std::move(fact);
+        return;
+    }
+    fact_index_.emplace(fact.key, facts_.size());
+    facts_.push_back(std::move(fact));
+}
+
+void Report::add_check(Check check) { checks_.push_back(std::move(check)); }
+
+void Report::add_plugin(PluginRecord record) { plugins_.push_back(std::move(record)); }
+
+void Report::add_measurement(Measurement measurement) {
+    measurements_.push_back(std::move(measurement));
+}
+
+const Fact* Report::find_fact(std::string_view key) const {
+    auto it = fact_index_.find(std::string(key));
+    return it == fact_index_.end() ? nullptr : &facts_[it->second];
+}
+
+const Check* Report::find_check(std::string_view id) const {
+    for (const Check& check : checks_)
+        if (check.id == id) return &check;
+    return nullptr;
+}
+
+std::optional<Gate> Report::gate_for(Layer layer) const {
+    std::optional<Gate> gate;
+    for (const Check& check : checks_) {
+        if (!is_failure(check.status) || layer_rank(check.layer) >= layer_rank(layer)) continue;
+        if (!gate || layer_rank(check.layer) < layer_rank(gate->failed_layer))
+            gate = Gate{check.layer, check.summary};
+    }
+    return gate;
+}
+
+Check Report::gated_check(std::string id, Layer layer, std::string what, const Gate& gate) const {
+    Check check;
+    check.id = std::move(id);
+    check.layer = layer;
+    check.status = Status::skip;
+    check.summary = std::move(what) + " skipped: " + gate.reason();
+    check.evidence = "not run because an earlier layer failed";
+    return check;
+}
+
+std::vector<LayerSummary> Report::layer_summaries() const {
+    std::vector<LayerSummary> out;
+    for (Layer layer : all_layers) {
+        const Check* worst = nullptr;
+        int counted = 0;
+        for (const Check& check : checks_) {
+            if (check.layer != layer) continue;
+            ++counted;
+            if (!worst || severity(check.status) > severity(worst->status)) worst = &check;
+        }
+        if (worst) {
+            std::string summary =
+                worst->status == Status::pass
+                    ? std::to_string(counted) + (counted == 1 ? " check passed" : " checks passed")
+                    : worst->summary;
+            out.push_back({layer, worst->status, std::move(summary)});
+        } else if (auto gate = gate_for(layer)) {
+            out.push_back({layer, Status::skip, "skipped: " + gate->reason()});
+        } else {
+            out.push_back({layer, Status::skip, "nothing to check: no plugin covers this layer"});
+        }
+    }
+    return out;
+}
+
+int Report::exit_code() const {
+    bool failed = std::any_of(checks_.begin(), checks_.end(),
+                              [](const Check& check) { return is_failure(check.status); });
+    return failed ? 1 : 0;
+}
+
+}  // namespace strata

@@ -1,0 +1,66 @@
+// The report: every fact, check and plugin outcome of one strata run.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "model/check.h"
+#include "model/fact.h"
+#include "model/measurement.h"
+#include "model/plugin_record.h"
+
+namespace strata {
+
+// Why a layer's dependent work was not run: an earlier layer failed.
+struct Gate {
+    Layer failed_layer;
+    std::string first_failure;  // summary of that layer's first failed check
+
+    std::string reason() const;
+};
+
+struct LayerSummary {
+    Layer layer;
+    Status status;
+    std::string summary;
+};
+
+class Report {
+public:
+    // A fact with a key already present replaces the earlier value.
+    void add_fact(Fact fact);
+    void add_check(Check check);
+    void add_plugin(PluginRecord record);
+    void add_measurement(Measurement measurement);
+
+    const std::vector<Fact>& facts() const { return facts_; }
+    const std::vector<Check>& checks() const { return checks_; }
+    const std::vector<PluginRecord>& plugins() const { return plugins_; }
+    const std::vector<Measurement>& measurements() const { return measurements_; }
+    const Fact* find_fact(std::string_view key) const;
+    const Check* find_check(std::string_view id) const;
+
+    // The earliest layer before `layer` with a failed check, if any. Work in
+    // `layer` that needs the earlier layers to function is then skipped.
+    std::optional<Gate> gate_for(Layer layer) const;
+
+    // A check that would have run in `layer` but is gated.
+    Check gated_check(std::string id, Layer layer, std::string what, const Gate& gate) const;
+
+    // One line per layer, worst status first; empty layers say so.
+    std::vector<LayerSummary> layer_summaries() const;
+
+    // 0 every check passed (warnings allowed), 1 something failed.
+    int exit_code() const;
+
+private:
+    std::vector<Fact> facts_;
+    std::unordered_map<std::string, size_t> fact_index_;
+    std::vector<Check> checks_;
+    std::vector<PluginRecord> plugins_;
+    std::vector<Measurement> measurements_;
+};
+
+}  // namespace strata

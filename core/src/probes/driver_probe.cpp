@@ -1,0 +1,133 @@
+// Driver layer, as far as it can be seen without loading libcuda: the kernel
+// module (/proc/driver/nvidia/version) and the user-mode driver library
+// libcuda.so.1 on the loader's search path, including the toolkit's stub.
+#include "probes/kernel_module_version.h"
+#include "probes/library_search.h"
+#include "probes/probes.h"
+#include "probes/text_util.h"
+
+namespace strata {
+
+namespace {
+
+bool in_container(const Report& report) {
+    const Fact* fact = report.find_fact("container.detected");
+    return fact && fact->value == true;
+}
+
+bool nvidia_gpu_on_pci(const Report& report) {
+    const Fact* fact = report.find_fact("host.pci.nvidia_gpus");
+    return fact && fact->value.is_array() && !fact->value.empty();
+}
+
+// The toolkit ships a link-time stub libcuda under .../lib64/stubs; loading it
+// makes every driver call return CUDA_ERROR_STUB_LIBRARY (34).
+bool is_stub_path(std::string_view path) { return contains(path, "/stubs/"); }
+
+std::string missing_driver_remedy(const Report& report) {
+    if (!nvidia_gpu_on_pci(report))
+        return "this machine has no NVIDIA GPU on its PCI bus: run strata on a GPU node (use "
+               "`strata arch` to check binaries without a GPU)";
+    if (in_container(report))
+        return "the kernel module lives on the host: install the NVIDIA driver there, then start the "
+               "container with the NVIDIA runtime (docker run --gpus all ...)";
+    return "install the NVIDIA driver (e.g. `apt install nvidia-driver` or `nvidia-open`), then "
+           "`modprobe nvidia`; if it is installed, `dmesg | grep -i nvrm` says why it did not load";
+}
+
+void probe_kernel_module(const ProbeContext& context, Report& report) {
+    constexpr std::string_view path = "/proc/driver/nvidia/version";
+    auto text = context.read(path);
+    auto parsed = text ? parse_kernel_module_version(*text) : std::nullopt;
+    if (!parsed) {
+        report.add_check(make_check(
+            "driver.kernel_module", Layer::driver, Status::fail,
+            text ? "NVIDIA kernel module version unreadable" : "no NVIDIA kernel module loaded",
+            text ? std::string(path) + " has no NVRM version line"
+                 : std::string(path) + " does not exist",
+            missing_driver_remedy(report)));
+        return;
+    }
+    add_fact(report, Layer::driver, "driver.kernel_module.version", parsed->version, std::string(path));
+    add_fact(report, Layer::driver, "driver.kernel_module.flavor",
+             parsed->open_module ? "open" : "proprietary", std::string(path));
+    if (!parsed->gcc_version.empty())
+        add_fact(report, Layer::driver, "driver.kernel_module.gcc", parsed->gcc_version, std::string(path));
+    report.add_check(make_check(
+        "driver.kernel_module", Layer::driver, Status::pass,
+        "NVIDIA " + std::string(parsed->open_module ? "open" : "proprietary") + " kernel module " +
+            parsed->version + " loaded",
+        std::string(path), "", {"driver.kernel_module.version", "driver.kernel_module.flavor"}));
+}
+
+void probe_libcuda(const ProbeContext& context, Report& report) {
+    LibrarySearch search(context);
+    auto copies = search.find_all("libcuda.so.1");
+    Json paths = Json::array();
+    for (const LibraryLocation& copy : copies) paths.push_back(copy.real_path);
+    add_fact(report, Layer::driver, "driver.libcuda.copies", paths, "loader search path");
+    if (copies.empty()) {
+        report.add_check(make_check(
+            "driver.libcuda", Layer::driver, Status::fail, "libcuda.so.1 not found",
+            "searched " + search.describe_order(),
+            in_container(report)
+                ? "start the container with NVIDIA_DRIVER_CAPABILITIES including compute so the runtime "
+                  "mounts libcuda.so.1 from the host"
+                : "install the NVIDIA driver's user-mode libraries (Debian: libcuda1; Ubuntu: "
+                  "libnvidia-compute-<branch>) matching the kernel module",
+            {"driver.libcuda.copies"}));
+        return;
+    }
+    const LibraryLocation& chosen = copies.front();
+    add_fact(report, Layer::driver, "driver.libcuda.path", chosen.real_path, chosen.via);
+    if (is_stub_path(chosen.path) || is_stub_path(chosen.real_path)) {
+        report.add_check(make_check(
+            "driver.libcuda", Layer::driver, Status::fail,
+            "the loader picks the CUDA toolkit's stub libcuda (" + chosen.path +
+                "): every driver call will fail with error 34",
+            "found via " + chosen.via,
+            "remove the stubs directory from " +
+                std::string(chosen.via.rfind("LD_LIBRARY_PATH", 0) == 0 ? "LD_LIBRARY_PATH" : "ld.so.conf") +
+                "; the stub is for linking only",
+            {"driver.libcuda.path"}));
+        return;
+    }
+    report.add_check(make_check("driver.libcuda", Layer::driver, Status::pass,
+                                "libcuda.so.1 found at " + chosen.real_path, "found via " + chosen.via,
+                                "", {"driver.libcuda.path"}));
+}
+
+// A stubs directory on LD_LIBRARY_PATH is harmful even when it only holds
+// libcuda.so (not .so.1): programs that dlopen("libcuda.so") get the stub.
+void probe_stub_on_path(const ProbeContext& context, Report& report) {
+    LibrarySearch search(context);
+    std::vector<std::string> stubs;
+    for (size_t i = 0; i < search.ld_library_path().size(); ++i) {
+        const std::string& directory = search.ld_library_path()[i];
+        for (const char* name : {"libcuda.so.1", "libcuda.so"}) {
+            std::string file = directory + "/" + name;
+            if (context.exists(file) && is_stub_path(file)) {
+                stubs.push_back(file + " (LD_LIBRARY_PATH entry " + std::to_string(i + 1) + ")");
+                break;
+            }
+        }
+    }
+    if (stubs.empty()) return;
+    add_fact(report, Layer::driver, "driver.search_path.stub_libcuda", stubs, "LD_LIBRARY_PATH");
+    report.add_check(make_check(
+        "driver.search_path.stub_libcuda", Layer::driver, Status::fail,
+        "LD_LIBRARY_PATH holds the CUDA toolkit's stub libcuda: " + stubs.front(),
+        "a stub answers every driver call with CUDA_ERROR_STUB_LIBRARY (34)",
+        "remove the stubs directory from LD_LIBRARY_PATH; it is only for linking",
+        {"driver.search_path.stub_libcuda"}));
+}
+
+}  // namespace
+
+void probe_driver(const ProbeContext& context, Report& report) {
+    probe_kernel_module(context, report);
+    probe_libcuda(context, report);
+    probe_stub_on_path(context, report);
+}
+
+}  // namespace strata

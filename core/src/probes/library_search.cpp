@@ -1,0 +1,83 @@
+#include "probes/library_search.h"
+
+#include <array>
+#include <set>
+#include <system_error>
+
+namespace strata {
+
+namespace {
+
+// glibc's trusted directories on Debian/Ubuntu (multiarch) and RHEL (lib64).
+constexpr std::array<std::string_view, 6> system_directories = {
+    "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib"};
+
+std::vector<std::string> split_path_list(std::string_view list) {
+    std::vector<std::string> out;
+    size_t pos = 0;
+    while (pos <= list.size()) {
+        size_t end = list.find(':', pos);
+        if (end == std::string_view::npos) end = list.size();
+        // An empty entry means the current directory to ld.so; strata does not
+        // guess the working directory of some other process, so skips it.
+        if (end > pos) out.emplace_back(list.substr(pos, end - pos));
+        pos = end + 1;
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string machine_path(const ProbeContext& context, const std::filesystem::path& path) {
+    if (context.is_live()) return path.string();
+    std::string root = context.root().lexically_normal().string();
+    std::string text = path.lexically_normal().string();
+    while (root.size() > 1 && root.back() == '/') root.pop_back();
+    if (text.compare(0, root.size(), root) == 0 && (text.size() == root.size() || text[root.size()] == '/'))
+        return text.size() == root.size() ? "/" : text.substr(root.size());
+    return text;
+}
+
+LibrarySearch::LibrarySearch(const ProbeContext& context) : context_(context) {
+    if (auto value = context.env("LD_LIBRARY_PATH")) ld_library_path_ = split_path_list(*value);
+    if (auto bytes = context.read("/etc/ld.so.cache", 64 << 20))
+        if (auto parsed = parse_ld_so_cache(*bytes)) cache_ = std::move(*parsed);
+}
+
+std::vector<LibraryLocation> LibrarySearch::find_all(std::string_view soname) const {
+    std::vector<LibraryLocation> out;
+    std::set<std::string> seen;
+    auto consider = [&](const std::string& file, std::string via) {
+        std::error_code ec;
+        std::filesystem::path on_disk = context_.at(file);
+        if (!std::filesystem::exists(on_disk, ec)) return;
+        std::filesystem::path real = std::filesystem::canonical(on_disk, ec);
+        std::string real_text = ec ? file : machine_path(context_, real);
+        if (!seen.insert(real_text).second) return;
+        out.push_back({file, real_text, std::move(via)});
+    };
+    for (size_t i = 0; i < ld_library_path_.size(); ++i)
+        consider(ld_library_path_[i] + "/" + std::string(soname),
+                 "LD_LIBRARY_PATH entry " + std::to_string(i + 1));
+    for (const LdCacheEntry& entry : cache_.entries)
+        if (entry.soname == soname && ld_cache_entry_matches_this_arch(entry))
+            consider(entry.path, "ld.so.cache");
+    for (std::string_view directory : system_directories)
+        consider(std::string(directory) + "/" + std::string(soname), "system directory");
+    return out;
+}
+
+std::string LibrarySearch::describe_order() const {
+    std::string out;
+    if (!ld_library_path_.empty()) {
+        out += "LD_LIBRARY_PATH (";
+        for (size_t i = 0; i < ld_library_path_.size(); ++i)
+            out += (i ? ", " : "") + ld_library_path_[i];
+        out += "), ";
+    }
+    out += "/etc/ld.so.cache";
+    for (std::string_view directory : system_directories) out += ", " + std::string(directory);
+    return out;
+}
+
+}  // namespace strata

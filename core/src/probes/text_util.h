@@ -1,0 +1,16 @@
+// Small text helpers for reading /proc, /sys and /etc files.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace strata {
+
+std::string_view trim(std::string_view text);
+std::vector<std::string_view> split_lines(std::string_view text);
+// "KEY=value" or KEY="value" lines (os-release); nullopt-like empty when absent.
+std::string key_value(std::string_view text, std::string_view key, char separator);
+bool contains(std::string_view text, std::string_view needle);
+
+}  // namespace strata

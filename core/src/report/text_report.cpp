@@ -1,0 +1,102 @@
+#include "report/writers.h"
+
+namespace strata {
+
+namespace {
+
+struct Style {
+    bool color;
+    std::string paint(std::string_view text, const char* code) const {
+        return color ? std::string("\033[") + code + "m" + std::string(text) + "\033[0m" : std::string(text);
+    }
+    std::string badge(Status status) const {
+        switch (status) {
+        case Status::pass: return paint("PASS", "32");
+        case Status::warn: return paint("WARN", "33");
+        case Status::skip: return paint("SKIP", "2");
+        case Status::fail: return paint("FAIL", "1;31");
+        case Status::error: return paint("ERR ", "1;31");
+        case Status::crashed: return paint("CRSH", "1;31");
+        case Status::timeout: return paint("TIME", "1;31");
+        }
+        return "????";
+    }
+};
+
+std::string fact_text(const Report& report, std::string_view key) {
+    const Fact* fact = report.find_fact(key);
+    if (!fact) return "?";
+    return fact->value.is_string() ? fact->value.get<std::string>() : fact->value.dump();
+}
+
+void indent_block(std::string& out, std::string_view label, const std::string& text) {
+    if (text.empty()) return;
+    size_t pos = 0;
+    bool first = true;
+    while (pos <= text.size()) {
+        size_t end = text.find('\n', pos);
+        if (end == std::string::npos) end = text.size();
+        out += first ? "         " + std::string(label) + ": " : std::string(11 + label.size(), ' ');
+        out.append(text, pos, end - pos);
+        out += '\n';
+        first = false;
+        pos = end + 1;
+    }
+}
+
+}  // namespace
+
+std::string render_text(const Report& report, bool color) {
+    Style style{color};
+    std::string out = "strata " + fact_text(report, "strata.version") + " doctor — " +
+                      fact_text(report, "host.os.name") + ", kernel " + fact_text(report, "host.kernel.release") +
+                      "\n";
+    for (const LayerSummary& layer : report.layer_summaries()) {
+        out += "\n" + style.paint(layer_name(layer.layer), "1") + "\n";
+        bool any = false;
+        for (const Check& check : report.checks()) {
+            if (check.layer != layer.layer) continue;
+            any = true;
+            out += "  " + style.badge(check.status) + "  " + check.summary + "  " +
+                   style.paint("[" + check.id + "]", "2") + "\n";
+            if (check.status != Status::pass && check.status != Status::skip) {
+                indent_block(out, "evidence", check.evidence);
+                indent_block(out, "fix", check.remedy);
+            }
+        }
+        if (!any) out += "  " + style.badge(layer.status) + "  " + layer.summary + "\n";
+    }
+    int failed = 0, warned = 0, passed = 0, skipped = 0;
+    for (const Check& check : report.checks()) {
+        if (is_failure(check.status)) ++failed;
+        else if (check.status == Status::warn) ++warned;
+        else if (check.status == Status::pass) ++passed;
+        else ++skipped;
+    }
+    out += "\n" + std::to_string(passed) + " passed, " + std::to_string(failed) + " failed, " +
+           std::to_string(warned) + " warnings, " + std::to_string(skipped) + " skipped; " +
+           std::to_string(report.plugins().size()) + " plugin(s)\n";
+    return out;
+}
+
+std::string render_plugin_table(const Report& report) {
+    if (report.plugins().empty()) return "no plugins found\n";
+    std::string out;
+    for (const PluginRecord& plugin : report.plugins()) {
+        out += plugin.name + "  " + std::string(plugin_state_name(plugin.state));
+        if (plugin.state == PluginState::loaded) {
+            out += "  layer " + std::string(layer_name(plugin.layer.value_or(Layer::host))) + ", version " +
+                   plugin.version + ", ABI " + std::to_string(plugin.abi_major) + "." +
+                   std::to_string(plugin.abi_minor) + (plugin.has_selftest ? ", self-test" : "") + ", " +
+                   std::to_string(plugin.benchmarks.size()) + " benchmark(s)";
+        } else if (plugin.state == PluginState::missing_dependency) {
+            out += ": " + plugin.missing_library + " (" + plugin.message + ")";
+        } else {
+            out += ": " + plugin.message;
+        }
+        out += "\n    " + plugin.path + "\n";
+    }
+    return out;
+}
+
+}  // namespace strata

@@ -1,0 +1,32 @@
+// Renderings of one Report: JSON (the document of record), text for a
+// terminal, Markdown for bug reports, JUnit XML for CI systems.
+#pragma once
+
+#include <chrono>
+#include <string>
+
+#include "model/report.h"
+
+namespace strata {
+
+inline constexpr const char* report_schema_version = "1.0.0";
+
+struct RunInfo {
+    std::string command;  // "doctor", "env", "plugins"
+    std::string created_at;  // ISO 8601 UTC
+    std::chrono::milliseconds duration{0};
+};
+
+Json report_to_json(const Report& report, const RunInfo& run);
+// The environment record alone: every fact, keyed by its id.
+Json environment_to_json(const Report& report);
+
+std::string render_text(const Report& report, bool color);
+std::string render_markdown(const Report& report);
+std::string render_junit(const Report& report, const RunInfo& run);
+// The load report for `strata plugins`.
+std::string render_plugin_table(const Report& report);
+
+std::string utc_timestamp_now();
+
+}  // namespace strata
