@@ -1,0 +1,175 @@
+/* One source, many fault-injection plugins: TEST_PLUGIN_MODE picks how the
+ * plugin behaves, so each failure the core must survive has its own .so.
+ * Written in C to prove the ABI needs nothing from C++. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "strata/plugin.h"
+
+#define MODE_OK 0
+#define MODE_SEGFAULT 1
+#define MODE_ABORT 2
+#define MODE_HANG 3
+#define MODE_EXIT_NONZERO 4
+#define MODE_GARBAGE 5
+#define MODE_WRONG_ABI 6
+#define MODE_MISSING_DEPENDENCY 7
+#define MODE_REQUIRED_MISSING 8
+#define MODE_SELFTEST_LIBRARY 9
+
+#ifndef TEST_PLUGIN_MODE
+#error "define TEST_PLUGIN_MODE"
+#endif
+#ifndef TEST_PLUGIN_NAME
+#error "define TEST_PLUGIN_NAME"
+#endif
+
+#if TEST_PLUGIN_MODE == MODE_MISSING_DEPENDENCY
+/* Defined in libstrata_test_ghost.so, which is not on any search path at run time. */
+int strata_test_ghost_answer(void);
+#endif
+
+static void emit_pass(const strata_host_api* host, const char* id, strata_layer layer, const char* summary) {
+    strata_check check;
+    memset(&check, 0, sizeof check);
+    check.struct_size = sizeof check;
+    check.abi_major = STRATA_PLUGIN_ABI_MAJOR;
+    check.abi_minor = STRATA_PLUGIN_ABI_MINOR;
+    check.id.data = id;
+    check.id.size = strlen(id);
+    check.layer = layer;
+    check.status = STRATA_STATUS_PASS;
+    check.summary.data = summary;
+    check.summary.size = strlen(summary);
+    host->emit_check(host->context, &check);
+}
+
+static void emit_string_fact(const strata_host_api* host, const char* key, const char* value) {
+    strata_fact fact;
+    memset(&fact, 0, sizeof fact);
+    fact.struct_size = sizeof fact;
+    fact.abi_major = STRATA_PLUGIN_ABI_MAJOR;
+    fact.abi_minor = STRATA_PLUGIN_ABI_MINOR;
+    fact.key.data = key;
+    fact.key.size = strlen(key);
+    fact.type = STRATA_VALUE_STRING;
+    fact.string_value.data = value;
+    fact.string_value.size = strlen(value);
+    fact.source.data = "test plugin";
+    fact.source.size = strlen("test plugin");
+    host->emit_fact(host->context, &fact);
+}
+
+static strata_task_result probe(const strata_host_api* host) {
+#if TEST_PLUGIN_MODE == MODE_SEGFAULT
+    fprintf(stderr, "test plugin: about to dereference NULL\n");
+    fflush(stderr);
+    *(volatile int*)0 = 1;
+#elif TEST_PLUGIN_MODE == MODE_ABORT
+    fprintf(stderr, "test plugin: about to abort\n");
+    fflush(stderr);
+    abort();
+#elif TEST_PLUGIN_MODE == MODE_HANG
+    signal(SIGTERM, SIG_IGN); /* forces the supervisor to escalate to SIGKILL */
+    for (;;) pause();
+#elif TEST_PLUGIN_MODE == MODE_EXIT_NONZERO
+    fprintf(stderr, "test plugin: exiting with status 7\n");
+    exit(7);
+#elif TEST_PLUGIN_MODE == MODE_GARBAGE
+    /* Simulates a corrupted protocol stream, as memory corruption would. */
+    const char* fd_text = getenv("STRATA_WORKER_FD");
+    int fd = fd_text ? atoi(fd_text) : 1;
+    const char garbage[] = "this is not JSON {{{\n";
+    if (write(fd, garbage, sizeof garbage - 1) < 0) return STRATA_TASK_FAILED;
+#elif TEST_PLUGIN_MODE == MODE_MISSING_DEPENDENCY
+    if (strata_test_ghost_answer() != 42) return STRATA_TASK_FAILED;
+#endif
+    {
+        strata_fact fact;
+        memset(&fact, 0, sizeof fact);
+        fact.struct_size = sizeof fact;
+        fact.abi_major = STRATA_PLUGIN_ABI_MAJOR;
+        fact.abi_minor = STRATA_PLUGIN_ABI_MINOR;
+        fact.key.data = "runtime." TEST_PLUGIN_NAME ".answer";
+        fact.key.size = strlen(fact.key.data);
+        fact.type = STRATA_VALUE_INT;
+        fact.int_value = 42;
+        host->emit_fact(host->context, &fact);
+    }
+    emit_string_fact(host, "runtime." TEST_PLUGIN_NAME ".greeting", "hello from " TEST_PLUGIN_NAME);
+    {
+        strata_measurement m;
+        memset(&m, 0, sizeof m);
+        m.struct_size = sizeof m;
+        m.abi_major = STRATA_PLUGIN_ABI_MAJOR;
+        m.abi_minor = STRATA_PLUGIN_ABI_MINOR;
+        m.name.data = "probe_time";
+        m.name.size = strlen(m.name.data);
+        m.value = 1.5;
+        m.unit.data = "ms";
+        m.unit.size = 2;
+        host->emit_measurement(host->context, &m);
+    }
+    {
+        strata_str message = STRATA_STR("probe finished");
+        host->log(host->context, STRATA_LOG_INFO, message);
+    }
+    emit_pass(host, "runtime." TEST_PLUGIN_NAME ".probe_ok", STRATA_LAYER_RUNTIME, TEST_PLUGIN_NAME " probe passed");
+    return STRATA_TASK_OK;
+}
+
+#if TEST_PLUGIN_MODE == MODE_OK || TEST_PLUGIN_MODE == MODE_SELFTEST_LIBRARY
+static strata_task_result selftest(const strata_host_api* host) {
+    emit_pass(host, "library." TEST_PLUGIN_NAME ".selftest_ok", STRATA_LAYER_LIBRARY,
+              TEST_PLUGIN_NAME " self-test passed");
+    return STRATA_TASK_OK;
+}
+#endif
+
+#if TEST_PLUGIN_MODE == MODE_REQUIRED_MISSING
+static const strata_str required[] = {STRATA_STR("libstrata-absent.so.7")};
+#define REQUIRED required
+#define REQUIRED_COUNT 1
+#else
+#define REQUIRED NULL
+#define REQUIRED_COUNT 0
+#endif
+
+static const strata_plugin_descriptor descriptor = {
+    sizeof(strata_plugin_descriptor),
+#if TEST_PLUGIN_MODE == MODE_WRONG_ABI
+    STRATA_PLUGIN_ABI_MAJOR + 1,
+#else
+    STRATA_PLUGIN_ABI_MAJOR,
+#endif
+    STRATA_PLUGIN_ABI_MINOR,
+    STRATA_STR(TEST_PLUGIN_NAME),
+    STRATA_STR("1.0"),
+    STRATA_STR("fault-injection test plugin"),
+#if TEST_PLUGIN_MODE == MODE_SELFTEST_LIBRARY
+    STRATA_LAYER_LIBRARY,
+#else
+    STRATA_LAYER_RUNTIME,
+#endif
+    REQUIRED,
+    REQUIRED_COUNT,
+    probe,
+#if TEST_PLUGIN_MODE == MODE_OK || TEST_PLUGIN_MODE == MODE_SELFTEST_LIBRARY
+    selftest,
+#else
+    NULL,
+#endif
+    NULL,
+    0,
+#if TEST_PLUGIN_MODE == MODE_HANG
+    1, /* the hang plugin's own deadline, so the default path is exercised */
+#else
+    0,
+#endif
+    0,
+};
+
+STRATA_PLUGIN_EXPORT const strata_plugin_descriptor* strata_plugin_entry(void) { return &descriptor; }

@@ -1,0 +1,112 @@
+// The strata binary end to end: exit statuses, one-line errors, formats.
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "support/run_process.h"
+
+using strata::test::run_process;
+using strata::test::strata_binary;
+
+namespace {
+
+size_t line_count(const std::string& text) {
+    size_t lines = 0;
+    for (char c : text) lines += c == '\n';
+    return lines;
+}
+
+}  // namespace
+
+TEST_CASE("strata --version names the build, toolkit and kernel architectures") {
+    auto result = run_process({strata_binary(), "--version"});
+    CHECK(result.exit_code == 0);
+    CHECK(result.out.rfind("strata ", 0) == 0);
+    CHECK(result.out.find("revision: ") != std::string::npos);
+    CHECK(result.out.find("build type: ") != std::string::npos);
+    CHECK(result.out.find("CUDA toolkit: ") != std::string::npos);
+    CHECK(result.out.find("kernel architectures: ") != std::string::npos);
+}
+
+TEST_CASE("bad usage is one line on stderr and exit 2") {
+    for (std::vector<std::string> args : {std::vector<std::string>{"frobnicate"}, {"doctor", "--no-such-flag"},
+                                          {"doctor", "--plugin-path", "/nonexistent/plugins"},
+                                          {"doctor", "--timeout", "-3"}}) {
+        args.insert(args.begin(), strata_binary());
+        auto result = run_process(args, {"STRATA_PLUGIN_PATH"});
+        INFO(args[1] << ": " << result.err);
+        CHECK(result.exit_code == 2);
+        CHECK(line_count(result.err) == 1);
+        CHECK(result.err.rfind("strata: error: ", 0) == 0);
+    }
+    auto unknown = run_process({strata_binary(), "frobnicate"});
+    CHECK(unknown.err == "strata: error: unknown command 'frobnicate' (see strata --help)\n");
+    auto unreadable = run_process({strata_binary(), "doctor", "--plugin-path", "/nonexistent/plugins"});
+    CHECK(unreadable.err == "strata: error: plugin path '/nonexistent/plugins': No such file or directory\n");
+    auto env_path = run_process({strata_binary(), "plugins"}, {"STRATA_PLUGIN_PATH=/nonexistent/env"});
+    CHECK(env_path.exit_code == 2);
+}
+
+TEST_CASE("doctor on this host: JSON report with every layer, exit status from the checks") {
+    auto result = run_process({strata_binary(), "doctor", "--json", "--no-builtin-plugins"}, {"STRATA_PLUGIN_PATH"});
+    auto report = nlohmann::json::parse(result.out);
+    CHECK(report["schema_version"] == "1.0.0");
+    CHECK(report["layers"].size() == 7);
+    CHECK(report["exit_code"] == result.exit_code);
+    bool driver_failed = false;
+    for (const auto& check : report["checks"])
+        if (check["layer"] == "driver" && check["status"] == "fail") driver_failed = true;
+    CHECK(result.exit_code == (driver_failed ? 1 : result.exit_code));
+    if (driver_failed) {
+        CHECK(result.exit_code == 1);
+        for (const auto& layer : report["layers"]) {
+            if (layer["name"] == "runtime" || layer["name"] == "library" || layer["name"] == "kernel") {
+                CHECK(layer["status"] == "skip");
+                CHECK(layer["summary"].get<std::string>().find("driver layer failed") != std::string::npos);
+            }
+        }
+    }
+    CHECK(report["environment"]["strata.version"]["source"] == "build");
+}
+
+TEST_CASE("text output has no colour when piped, Markdown and JUnit render the same checks") {
+    auto text = run_process({strata_binary(), "doctor", "--no-builtin-plugins"}, {"STRATA_PLUGIN_PATH"});
+    CHECK(text.out.find('\033') == std::string::npos);
+    CHECK(text.out.find("driver") != std::string::npos);
+    auto colored = run_process({strata_binary(), "doctor", "--no-builtin-plugins", "--color", "always"});
+    CHECK(colored.out.find('\033') != std::string::npos);
+
+    auto markdown = run_process({strata_binary(), "doctor", "--markdown", "--no-builtin-plugins"});
+    CHECK(markdown.out.find("| layer | status | summary |") != std::string::npos);
+    CHECK(markdown.out.find("`driver.kernel_module`") != std::string::npos);
+
+    std::string junit_path = "/tmp/strata-cli-test-junit.xml";
+    auto junit = run_process({strata_binary(), "doctor", "--no-builtin-plugins", "--junit", junit_path});
+    std::ifstream in(junit_path);
+    std::string xml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK(xml.rfind("<?xml", 0) == 0);
+    CHECK(xml.find("name=\"driver.kernel_module\"") != std::string::npos);
+    CHECK(junit.exit_code == text.exit_code);
+    std::remove(junit_path.c_str());
+}
+
+TEST_CASE("env prints the environment record as JSON") {
+    auto result = run_process({strata_binary(), "env", "--no-builtin-plugins"}, {"STRATA_PLUGIN_PATH"});
+    CHECK(result.exit_code == 0);
+    auto record = nlohmann::json::parse(result.out);
+    CHECK(record["environment"].contains("host.kernel.release"));
+    CHECK(record["environment"].contains("strata.git_revision"));
+}
+
+TEST_CASE("plugins prints the load report and exits 1 when a plugin did not load") {
+    auto good = run_process({strata_binary(), "plugins", "--no-builtin-plugins", "--plugin-path",
+                             strata::test::test_plugin("ok")});
+    CHECK(good.exit_code == 0);
+    CHECK(good.out.find("test_ok  loaded  layer runtime, version 1.0, ABI 1.0, self-test") != std::string::npos);
+    auto bad = run_process({strata_binary(), "plugins", "--no-builtin-plugins", "--plugin-path",
+                            strata::test::test_plugin("missing_dependency"), "--plugin-path",
+                            strata::test::test_plugin("wrong_abi")});
+    CHECK(bad.exit_code == 1);
+    CHECK(bad.out.find("test_missing_dependency  missing_dependency: libstrata_test_ghost.so") != std::string::npos);
+    CHECK(bad.out.find("test_wrong_abi  error: plugin ABI 2.0") != std::string::npos);
+}

@@ -1,0 +1,188 @@
+// The core's probes against fixture trees: synthetic machines built per test.
+#include <catch2/catch.hpp>
+
+#include "probes/probes.h"
+#include "support/fixture_tree.h"
+
+using namespace strata;
+using strata::test::FixtureTree;
+
+namespace {
+
+Report probe(const FixtureTree& tree, std::map<std::string, std::string> env = {}) {
+    ProbeContext context(tree.root(), std::move(env));
+    Report report;
+    run_core_probes(context, report);
+    return report;
+}
+
+const Check& check(const Report& report, const std::string& id) {
+    const Check* found = report.find_check(id);
+    INFO("check " << id);
+    REQUIRE(found);
+    return *found;
+}
+
+const char* proprietary =
+    "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.65.06  Sun Jul 27 07:09:29 UTC 2025\n"
+    "GCC version:  gcc version 12.2.0 (Debian 12.2.0-14)\n";
+const char* open_module =
+    "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  595.84  Release Build  (dvs-builder@U16)\n";
+
+}  // namespace
+
+TEST_CASE("a machine without a driver fails the driver layer and gates the device layer") {
+    FixtureTree tree;
+    tree.write("/etc/os-release", "PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\nID=debian\nVERSION_ID=\"12\"\n");
+    Report report = probe(tree);
+    CHECK(report.find_fact("host.os.name")->value == "Debian GNU/Linux 12 (bookworm)");
+    CHECK(check(report, "driver.kernel_module").status == Status::fail);
+    CHECK(check(report, "driver.kernel_module").summary == "no NVIDIA kernel module loaded");
+    CHECK(check(report, "driver.libcuda").status == Status::fail);
+    CHECK(check(report, "driver.libcuda").summary == "libcuda.so.1 not found");
+    CHECK_FALSE(check(report, "driver.kernel_module").remedy.empty());
+    const Check& nodes = check(report, "device.nodes");
+    CHECK(nodes.status == Status::skip);
+    CHECK(nodes.summary.find("driver layer failed: no NVIDIA kernel module loaded") != std::string::npos);
+    CHECK(report.exit_code() == 1);
+}
+
+TEST_CASE("proprietary kernel module, libcuda, device nodes and a PCI GPU") {
+    FixtureTree tree;
+    tree.write("/proc/driver/nvidia/version", proprietary);
+    tree.write("/usr/lib/x86_64-linux-gnu/libcuda.so.580.65.06", "ELF");
+    tree.symlink("/usr/lib/x86_64-linux-gnu/libcuda.so.1", "libcuda.so.580.65.06");
+    tree.write("/dev/nvidiactl");
+    tree.write("/dev/nvidia0");
+    tree.write("/dev/nvidia-uvm");
+    tree.write("/sys/bus/pci/devices/0000:01:00.0/vendor", "0x10de\n");
+    tree.write("/sys/bus/pci/devices/0000:01:00.0/class", "0x030200\n");
+    tree.write("/sys/bus/pci/devices/0000:01:00.0/device", "0x2335\n");
+    tree.write("/sys/bus/pci/devices/0000:01:00.1/vendor", "0x10de\n");  // the GPU's audio function
+    tree.write("/sys/bus/pci/devices/0000:01:00.1/class", "0x040300\n");
+
+    Report report = probe(tree);
+    CHECK(report.find_fact("driver.kernel_module.version")->value == "580.65.06");
+    CHECK(report.find_fact("driver.kernel_module.flavor")->value == "proprietary");
+    CHECK(check(report, "driver.kernel_module").status == Status::pass);
+    CHECK(check(report, "driver.libcuda").status == Status::pass);
+    CHECK(report.find_fact("driver.libcuda.path")->value == "/usr/lib/x86_64-linux-gnu/libcuda.so.580.65.06");
+    CHECK(check(report, "device.nodes").status == Status::pass);
+    CHECK(report.find_fact("host.pci.nvidia_gpus")->value == Json::array({"0000:01:00.0 (10de:2335)"}));
+    CHECK(check(report, "host.pci.nvidia_gpu").status == Status::pass);
+    CHECK(report.exit_code() == 0);
+}
+
+TEST_CASE("open kernel module format") {
+    FixtureTree tree;
+    tree.write("/proc/driver/nvidia/version", open_module);
+    Report report = probe(tree);
+    CHECK(report.find_fact("driver.kernel_module.version")->value == "595.84");
+    CHECK(report.find_fact("driver.kernel_module.flavor")->value == "open");
+    CHECK(check(report, "driver.kernel_module").summary == "NVIDIA open kernel module 595.84 loaded");
+}
+
+TEST_CASE("missing device nodes fail the device layer once the driver is there") {
+    FixtureTree tree;
+    tree.write("/proc/driver/nvidia/version", proprietary);
+    tree.write("/usr/lib64/libcuda.so.1", "ELF");
+    tree.write("/dev/null");
+    Report report = probe(tree);
+    CHECK(check(report, "device.nodes").status == Status::fail);
+    CHECK(check(report, "device.nodes").summary == "/dev/nvidiactl is missing");
+}
+
+TEST_CASE("a docker container without the compute capability") {
+    FixtureTree tree;
+    tree.write("/.dockerenv");
+    Report report = probe(tree, {{"NVIDIA_DRIVER_CAPABILITIES", "utility"}});
+    CHECK(report.find_fact("container.detected")->value == true);
+    CHECK(report.find_fact("container.runtime")->value == "docker");
+    CHECK(check(report, "container.detected").status == Status::pass);
+    CHECK(check(report, "container.nvidia_visible_devices").status == Status::warn);
+    const Check& capabilities = check(report, "container.nvidia_driver_capabilities");
+    CHECK(capabilities.status == Status::fail);
+    CHECK(capabilities.summary.find("lacks compute") != std::string::npos);
+    // Inside a container the driver's remedy points at the host.
+    tree.write("/sys/bus/pci/devices/0000:01:00.0/vendor", "0x10de\n");
+    tree.write("/sys/bus/pci/devices/0000:01:00.0/class", "0x030000\n");
+    Report with_gpu = probe(tree, {{"NVIDIA_DRIVER_CAPABILITIES", "utility"}});
+    CHECK(check(with_gpu, "driver.kernel_module").remedy.find("on the host") != std::string::npos);
+}
+
+TEST_CASE("container detection by podman marker, cgroup and container= variable") {
+    {
+        FixtureTree tree;
+        tree.write("/run/.containerenv");
+        CHECK(probe(tree).find_fact("container.runtime")->value == "podman");
+    }
+    {
+        FixtureTree tree;
+        tree.write("/proc/1/cgroup", "0::/kubepods/besteffort/pod1234/abcdef\n");
+        CHECK(probe(tree).find_fact("container.runtime")->value == "kubernetes");
+    }
+    {
+        FixtureTree tree;
+        CHECK(probe(tree, {{"container", "oci"}}).find_fact("container.runtime")->value == "oci");
+    }
+    {
+        FixtureTree tree;
+        Report report = probe(tree, {{"NVIDIA_VISIBLE_DEVICES", "all"}});
+        CHECK(report.find_fact("container.detected")->value == false);
+        CHECK(report.find_fact("env.NVIDIA_VISIBLE_DEVICES")->value == "all");
+    }
+}
+
+TEST_CASE("the toolkit's stub libcuda on LD_LIBRARY_PATH") {
+    FixtureTree tree;
+    tree.write("/proc/driver/nvidia/version", proprietary);
+    tree.write("/usr/local/cuda/lib64/stubs/libcuda.so", "stub");
+    tree.write("/usr/lib/x86_64-linux-gnu/libcuda.so.1", "ELF");
+    Report report = probe(tree, {{"LD_LIBRARY_PATH", "/usr/local/cuda/lib64/stubs"}});
+    const Check& stub = check(report, "driver.search_path.stub_libcuda");
+    CHECK(stub.status == Status::fail);
+    CHECK(stub.summary.find("/usr/local/cuda/lib64/stubs/libcuda.so (LD_LIBRARY_PATH entry 1)") != std::string::npos);
+    CHECK(stub.remedy.find("remove the stubs directory") != std::string::npos);
+    // The real libcuda.so.1 still wins for programs that ask for the soname.
+    CHECK(check(report, "driver.libcuda").status == Status::pass);
+
+    SECTION("a stub that provides libcuda.so.1 wins the search and fails libcuda") {
+        tree.symlink("/usr/local/cuda/lib64/stubs/libcuda.so.1", "libcuda.so");
+        Report shadowed = probe(tree, {{"LD_LIBRARY_PATH", "/usr/local/cuda/lib64/stubs"}});
+        const Check& libcuda = check(shadowed, "driver.libcuda");
+        CHECK(libcuda.status == Status::fail);
+        CHECK(libcuda.summary.find("stub libcuda") != std::string::npos);
+        CHECK(libcuda.summary.find("error 34") != std::string::npos);
+    }
+}
+
+TEST_CASE("two copies of libcudart on the search path") {
+    FixtureTree tree;
+    tree.write("/opt/conda/lib/libcudart.so.13.1.0", "ELF");
+    tree.symlink("/opt/conda/lib/libcudart.so.13", "libcudart.so.13.1.0");
+    tree.write("/usr/local/cuda/lib64/libcudart.so.13.0.88", "ELF");
+    tree.symlink("/usr/local/cuda/lib64/libcudart.so.13", "libcudart.so.13.0.88");
+    tree.write("/usr/local/cuda/lib64/libcublas.so.13", "ELF");  // one copy only: not a duplicate
+    Report report = probe(tree, {{"LD_LIBRARY_PATH", "/opt/conda/lib:/usr/local/cuda/lib64"}});
+    const Check& duplicates = check(report, "host.search_path.duplicates");
+    CHECK(duplicates.status == Status::warn);
+    CHECK(duplicates.summary == "1 CUDA library has more than one copy on the search path");
+    CHECK(duplicates.evidence.find("libcudart.so.13: /opt/conda/lib/libcudart.so.13.1.0 (LD_LIBRARY_PATH entry 1) "
+                                   "wins over /usr/local/cuda/lib64/libcudart.so.13.0.88 (LD_LIBRARY_PATH entry 2)") !=
+          std::string::npos);
+    CHECK(report.find_fact("host.search_path.copies.libcudart.so.13")->value.size() == 2);
+    CHECK_FALSE(report.find_fact("host.search_path.copies.libcublas.so.13"));
+
+    SECTION("the same file reached twice is one copy") {
+        Report same = probe(tree, {{"LD_LIBRARY_PATH", "/usr/local/cuda/lib64:/usr/local/cuda/lib64/"}});
+        CHECK(check(same, "host.search_path.duplicates").status == Status::pass);
+    }
+}
+
+TEST_CASE("CUDA_VISIBLE_DEVICES that hides every GPU") {
+    FixtureTree tree;
+    CHECK(check(probe(tree, {{"CUDA_VISIBLE_DEVICES", ""}}), "device.cuda_visible_devices").status == Status::warn);
+    CHECK(check(probe(tree, {{"CUDA_VISIBLE_DEVICES", "-1"}}), "device.cuda_visible_devices").status == Status::warn);
+    CHECK(check(probe(tree, {{"CUDA_VISIBLE_DEVICES", "0,1"}}), "device.cuda_visible_devices").status == Status::pass);
+    CHECK_FALSE(probe(tree).find_check("device.cuda_visible_devices"));
+}

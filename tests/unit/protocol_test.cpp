@@ -1,0 +1,66 @@
+#include <catch2/catch.hpp>
+
+#include "worker/protocol.h"
+
+using namespace strata;
+
+TEST_CASE("every message type survives encode and decode") {
+    std::string error;
+    Check check;
+    check.id = "runtime.cudart.device_count";
+    check.layer = Layer::runtime;
+    check.status = Status::warn;
+    check.summary = "no device";
+    check.remedy = "install a GPU";
+    check.facts = {"runtime.cudart.version"};
+    auto decoded = protocol::decode(protocol::encode(check), error);
+    REQUIRE(decoded);
+    const Check& back = std::get<Check>(*decoded);
+    CHECK(back.id == check.id);
+    CHECK(back.layer == Layer::runtime);
+    CHECK(back.status == Status::warn);
+    CHECK(back.facts == check.facts);
+
+    Fact fact{"driver.version", "580.65.06", "cuDriverGetVersion", Layer::driver};
+    auto fact_back = protocol::decode(protocol::encode(fact), error);
+    REQUIRE(fact_back);
+    CHECK(std::get<Fact>(*fact_back).value == "580.65.06");
+
+    PluginRecord plugin;
+    plugin.name = "cudart";
+    plugin.layer = Layer::runtime;
+    plugin.abi_major = 1;
+    plugin.probe_timeout_s = 5;
+    plugin.required_libraries = {"libcudart.so.13"};
+    plugin.benchmarks.push_back({"stream/triad", "n=1", 12, 2});
+    auto hello = protocol::decode(protocol::encode(protocol::Hello{plugin}), error);
+    REQUIRE(hello);
+    const PluginRecord& p = std::get<protocol::Hello>(*hello).plugin;
+    CHECK(p.name == "cudart");
+    CHECK(p.probe_timeout_s == 5);
+    CHECK(p.benchmarks.at(0).bytes_per_iteration == 12);
+
+    auto done = protocol::decode(protocol::encode(protocol::Done{1}), error);
+    REQUIRE(done);
+    CHECK(std::get<protocol::Done>(*done).result == 1);
+}
+
+TEST_CASE("lines that are not the protocol are refused with a reason") {
+    std::string error;
+    CHECK_FALSE(protocol::decode("this is not JSON {{{", error));
+    CHECK(error == "not JSON");
+    CHECK_FALSE(protocol::decode("[1,2]", error));
+    CHECK(error == "not a JSON object");
+    CHECK_FALSE(protocol::decode(R"({"type":"fact","value":1})", error));
+    CHECK(error == "missing field 'key'");
+    CHECK_FALSE(protocol::decode(R"({"type":"check","id":"a","layer":"moon","status":"pass","summary":""})", error));
+    CHECK(error == "unknown layer 'moon'");
+    CHECK_FALSE(protocol::decode(R"({"type":"check","id":"a","layer":"host","status":"great","summary":""})", error));
+    CHECK(error == "unknown status 'great'");
+    CHECK_FALSE(protocol::decode(R"({"type":"teleport"})", error));
+    CHECK(error == "unknown message type 'teleport'");
+    CHECK_FALSE(protocol::decode(R"({"type":"hello","protocol":99,"plugin":{}})", error));
+    CHECK(error.find("protocol 99") != std::string::npos);
+    CHECK_FALSE(protocol::decode(R"({"type":"done","result":"yes"})", error));
+    CHECK_FALSE(protocol::decode(R"({"type":"measurement","name":"x","value":"NaN"})", error));
+}

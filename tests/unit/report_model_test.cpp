@@ -1,0 +1,56 @@
+#include <catch2/catch.hpp>
+
+#include "model/report.h"
+#include "probes/probes.h"
+
+using namespace strata;
+
+TEST_CASE("a failed layer gates later layers and names itself") {
+    Report report;
+    report.add_check(make_check("host.ok", Layer::host, Status::pass, "fine"));
+    report.add_check(make_check("driver.kernel_module", Layer::driver, Status::fail, "no NVIDIA kernel module loaded"));
+    report.add_check(make_check("driver.libcuda", Layer::driver, Status::fail, "libcuda.so.1 not found"));
+
+    CHECK_FALSE(report.gate_for(Layer::host));
+    CHECK_FALSE(report.gate_for(Layer::driver));  // a layer does not gate itself
+    auto gate = report.gate_for(Layer::runtime);
+    REQUIRE(gate);
+    CHECK(gate->failed_layer == Layer::driver);
+    CHECK(gate->reason() == "driver layer failed: no NVIDIA kernel module loaded");
+
+    auto summaries = report.layer_summaries();
+    REQUIRE(summaries.size() == all_layers.size());
+    CHECK(summaries[0].status == Status::pass);
+    CHECK(summaries[2].status == Status::fail);
+    CHECK(summaries[4].status == Status::skip);
+    CHECK(summaries[4].summary == "skipped: driver layer failed: no NVIDIA kernel module loaded");
+    CHECK(report.exit_code() == 1);
+}
+
+TEST_CASE("the earliest failed layer is the gate") {
+    Report report;
+    report.add_check(make_check("device.nodes", Layer::device, Status::crashed, "boom"));
+    report.add_check(make_check("container.caps", Layer::container, Status::fail, "no compute"));
+    auto gate = report.gate_for(Layer::kernel);
+    REQUIRE(gate);
+    CHECK(gate->failed_layer == Layer::container);
+}
+
+TEST_CASE("warnings and skips do not fail the run") {
+    Report report;
+    report.add_check(make_check("host.a", Layer::host, Status::warn, "hmm"));
+    report.add_check(make_check("host.b", Layer::host, Status::skip, "later"));
+    CHECK(report.exit_code() == 0);
+    CHECK_FALSE(report.gate_for(Layer::kernel));
+    report.add_check(make_check("runtime.c", Layer::runtime, Status::timeout, "slow"));
+    CHECK(report.exit_code() == 1);
+}
+
+TEST_CASE("a fact with the same key replaces the earlier one") {
+    Report report;
+    add_fact(report, Layer::host, "host.x", 1, "first");
+    add_fact(report, Layer::host, "host.x", 2, "second");
+    REQUIRE(report.facts().size() == 1);
+    CHECK(report.find_fact("host.x")->value == 2);
+    CHECK(report.find_fact("host.x")->source == "second");
+}
