@@ -1,10 +1,13 @@
 # Enables CUDA when nvcc is present; without it, core, arch and their tests
 # still build and the summary says what was left out.
+option(STRATA_ENABLE_CUDA "Build the CUDA parts when nvcc is found" ON)
 include(CheckLanguage)
-if(NOT CMAKE_CUDA_COMPILER AND EXISTS /usr/local/cuda/bin/nvcc)
-  set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)
+if(STRATA_ENABLE_CUDA)
+  if(NOT CMAKE_CUDA_COMPILER AND EXISTS /usr/local/cuda/bin/nvcc)
+    set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)
+  endif()
+  check_language(CUDA)
 endif()
-check_language(CUDA)
 set(STRATA_HAVE_CUDA OFF)
 set(STRATA_CUDA_TOOLKIT_VERSION "none")
 set(STRATA_KERNEL_ARCHITECTURES "")
@@ -14,7 +17,7 @@ set(STRATA_KERNEL_ARCHITECTURES "")
 set(STRATA_CUDA_ARCHITECTURES "75-real;80-real;86-real;89-real;90-real;100-real;120"
     CACHE STRING "CUDA architectures for strata's kernels (CMake CUDA_ARCHITECTURES syntax)")
 
-if(CMAKE_CUDA_COMPILER)
+if(STRATA_ENABLE_CUDA AND CMAKE_CUDA_COMPILER)
   enable_language(CUDA)
   # CMake 3.25 does not know nvcc's C++20 flag; kernels need no more than C++17.
   set(CMAKE_CUDA_STANDARD 17)
@@ -25,5 +28,5 @@ if(CMAKE_CUDA_COMPILER)
   set(STRATA_KERNEL_ARCHITECTURES "${STRATA_CUDA_ARCHITECTURES}")
   set(STRATA_CUDA_SUMMARY "${CUDAToolkit_VERSION} (kernels for ${STRATA_CUDA_ARCHITECTURES})")
 else()
-  set(STRATA_CUDA_SUMMARY "not found: kernels/ and the CUDA plugins are left out")
+  set(STRATA_CUDA_SUMMARY "not built (nvcc not found or STRATA_ENABLE_CUDA=OFF): kernels/ and the CUDA plugins are left out")
 endif()
