@@ -93,7 +93,7 @@ TEST_CASE("bad descriptors are refused with a reason") {
     d.probe = nullptr;
     CHECK(failure(d).message == "descriptor has no probe function");
     d = good_descriptor();
-    d.layer = static_cast<strata_layer>(99);
+    d.layer = 99;
     CHECK(failure(d).message == "descriptor has unknown layer 99");
     d = good_descriptor();
     d.name = strata_str{nullptr, 5};
@@ -125,7 +125,7 @@ TEST_CASE("the host table rejects what the ABI does not allow") {
     bad_status.abi_major = STRATA_PLUGIN_ABI_MAJOR;
     bad_status.id = STRATA_STR("x.check");
     bad_status.layer = STRATA_LAYER_HOST;
-    bad_status.status = static_cast<strata_status>(42);
+    bad_status.status = 42;
     host.emit_check(host.context, &bad_status);
 
     strata_check null_keys = bad_status;

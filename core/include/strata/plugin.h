@@ -19,6 +19,9 @@
  *    the end and bump the minor version; anything else bumps the major.
  *  - The loader refuses a descriptor whose major differs from its own and
  *    says both versions.
+ *  - Enumerations cross as int32_t fields (C leaves an enum's size to the
+ *    compiler, and the host must be able to hold any value a plugin sends);
+ *    the enum types name the values.
  *  - Plugins must not write to stdout: the worker's protocol channel is
  *    separate, but a plugin's own output is only kept as diagnostics. Use
  *    `host->log` instead.
@@ -103,7 +106,7 @@ typedef struct strata_fact {
     uint16_t abi_major;
     uint16_t abi_minor;
     strata_str key; /* stable dotted id: "<layer>.<plugin>.<what>" */
-    strata_value_type type;
+    int32_t type;   /* a strata_value_type */
     strata_str string_value;
     int64_t int_value;
     double double_value;
@@ -119,8 +122,8 @@ typedef struct strata_check {
     uint16_t abi_major;
     uint16_t abi_minor;
     strata_str id;
-    strata_layer layer;
-    strata_status status;
+    int32_t layer;  /* a strata_layer */
+    int32_t status; /* a strata_status */
     strata_str summary;
     strata_str evidence;
     strata_str remedy;
@@ -150,7 +153,7 @@ typedef struct strata_host_api {
     void (*emit_fact)(void* context, const strata_fact* fact);
     void (*emit_check)(void* context, const strata_check* check);
     void (*emit_measurement)(void* context, const strata_measurement* measurement);
-    void (*log)(void* context, strata_log_level level, strata_str message);
+    void (*log)(void* context, int32_t level /* a strata_log_level */, strata_str message);
 } strata_host_api;
 
 /** Result of a task function. Anything but STRATA_TASK_OK means the task
@@ -199,7 +202,7 @@ typedef struct strata_plugin_descriptor {
     strata_str name;        /* short, unique: "cudart" */
     strata_str version;     /* the plugin's own version */
     strata_str description; /* one line */
-    strata_layer layer;
+    int32_t layer;          /* a strata_layer */
     /* Sonames the plugin cannot work without, checked with dlopen before any
      * task runs; a missing one is reported by name with where strata looked.
      * Libraries whose absence is itself a finding (libcuda for the driver

@@ -69,12 +69,12 @@ void emit_fact(void* context, const strata_fact* fact) {
     case STRATA_VALUE_BOOL: out.value = fact->bool_value != 0; break;
     default:
         return sink.on_invalid("fact '" + out.key + "' has unknown value type " +
-                               std::to_string(static_cast<int>(fact->type)));
+                               std::to_string(fact->type));
     }
     sink.on_fact(std::move(out));
 }
 
-std::optional<Status> status_from_abi(strata_status status) {
+std::optional<Status> status_from_abi(int32_t status) {
     switch (status) {
     case STRATA_STATUS_PASS: return Status::pass;
     case STRATA_STATUS_WARN: return Status::warn;
@@ -98,11 +98,11 @@ void emit_check(void* context, const strata_check* check) {
     auto layer = layer_from_abi(check->layer);
     if (!layer)
         return sink.on_invalid("check '" + *id + "' has unknown layer " +
-                               std::to_string(static_cast<int>(check->layer)));
+                               std::to_string(check->layer));
     auto status = status_from_abi(check->status);
     if (!status)
         return sink.on_invalid("check '" + *id + "' has unknown status " +
-                               std::to_string(static_cast<int>(check->status)));
+                               std::to_string(check->status));
     if (check->fact_key_count > 0 && !check->fact_keys)
         return sink.on_invalid("check '" + *id + "' has fact_key_count but no fact_keys");
     Check out;
@@ -133,10 +133,12 @@ void emit_measurement(void* context, const strata_measurement* measurement) {
     sink.on_measurement({"", std::move(*name), measurement->value, std::move(*unit)});
 }
 
-void log_line(void* context, strata_log_level level, strata_str message) {
+void log_line(void* context, int32_t level, strata_str message) {
     HostSink& sink = sink_of(context);
     auto copy = text(message, sink, "message");
-    if (copy) sink.on_log(level, std::move(*copy));
+    if (!copy) return;
+    if (level < STRATA_LOG_DEBUG || level > STRATA_LOG_ERROR) level = STRATA_LOG_INFO;
+    sink.on_log(static_cast<strata_log_level>(level), std::move(*copy));
 }
 
 }  // namespace

@@ -64,7 +64,7 @@ LoadResult read_descriptor(const strata_plugin_descriptor* d, const std::string&
     record.description = *description;
     record.layer = layer_from_abi(d->layer);
     if (!record.layer)
-        return bad("descriptor has unknown layer " + std::to_string(static_cast<int>(d->layer)));
+        return bad("descriptor has unknown layer " + std::to_string(d->layer));
     if (!d->probe) return bad("descriptor has no probe function");
     record.has_selftest = d->selftest != nullptr;
     record.probe_timeout_s = d->probe_timeout_s;
