@@ -3,6 +3,7 @@
 
 #include "probes/probes.h"
 #include "support/fixture_tree.h"
+#include "support/ld_cache_builder.h"
 
 using namespace strata;
 using strata::test::FixtureTree;
@@ -177,6 +178,22 @@ TEST_CASE("two copies of libcudart on the search path") {
         Report same = probe(tree, {{"LD_LIBRARY_PATH", "/usr/local/cuda/lib64:/usr/local/cuda/lib64/"}});
         CHECK(check(same, "host.search_path.duplicates").status == Status::pass);
     }
+}
+
+TEST_CASE("two copies of libcudnn listed in ld.so.cache, none on LD_LIBRARY_PATH") {
+    FixtureTree tree;
+    tree.write("/opt/conda/lib/libcudnn.so.9.1.0", "ELF");
+    tree.symlink("/opt/conda/lib/libcudnn.so.9", "libcudnn.so.9.1.0");
+    tree.write("/usr/lib/x86_64-linux-gnu/libcudnn.so.9.10.2", "ELF");
+    tree.symlink("/usr/lib/x86_64-linux-gnu/libcudnn.so.9", "libcudnn.so.9.10.2");
+    tree.write("/etc/ld.so.cache", test::build_ld_cache({{"libcudnn.so.9", "/opt/conda/lib/libcudnn.so.9"},
+                                                         {"libcudnn.so.9", "/usr/lib/x86_64-linux-gnu/libcudnn.so.9"}}));
+    Report report = probe(tree);
+    const Check& duplicates = check(report, "host.search_path.duplicates");
+    CHECK(duplicates.status == Status::warn);
+    CHECK(duplicates.evidence ==
+          "libcudnn.so.9: /opt/conda/lib/libcudnn.so.9.1.0 (ld.so.cache) wins over "
+          "/usr/lib/x86_64-linux-gnu/libcudnn.so.9.10.2 (ld.so.cache)");
 }
 
 TEST_CASE("CUDA_VISIBLE_DEVICES that hides every GPU") {

@@ -27,6 +27,7 @@ public:
     // Copies that resolve to the same real file are listed once.
     std::vector<LibraryLocation> find_all(std::string_view soname) const;
     const std::vector<std::string>& ld_library_path() const { return ld_library_path_; }
+    const LdCache& cache() const { return cache_; }
     // "LD_LIBRARY_PATH (/a, /b), /etc/ld.so.cache, /lib/x86_64-linux-gnu, ..."
     std::string describe_order() const;
 

@@ -21,6 +21,8 @@ const std::regex cuda_soname(
 
 void probe_search_path(const ProbeContext& context, Report& report) {
     LibrarySearch search(context);
+    // Candidates: every CUDA soname in an LD_LIBRARY_PATH directory or in
+    // ld.so.cache; find_all() then says which copies the loader would see.
     std::set<std::string> sonames;
     for (const std::string& directory : search.ld_library_path()) {
         std::error_code ec;
@@ -29,6 +31,8 @@ void probe_search_path(const ProbeContext& context, Report& report) {
             if (std::regex_match(name, cuda_soname)) sonames.insert(name);
         }
     }
+    for (const LdCacheEntry& entry : search.cache().entries)
+        if (std::regex_match(entry.soname, cuda_soname)) sonames.insert(entry.soname);
     std::vector<std::string> duplicates;
     for (const std::string& soname : sonames) {
         auto copies = search.find_all(soname);
@@ -44,7 +48,7 @@ void probe_search_path(const ProbeContext& context, Report& report) {
     }
     if (duplicates.empty()) {
         report.add_check(make_check("host.search_path.duplicates", Layer::host, Status::pass,
-                                    "no CUDA library has a second copy on LD_LIBRARY_PATH",
+                                    "no CUDA library has a second copy on the search path",
                                     "searched " + search.describe_order()));
         return;
     }

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# How long `strata doctor` takes with no plugins on this host, next to what a
+# person would otherwise run to get the same first answers: a shell that
+# reads the kernel module version, lists /dev/nvidia* and asks ld.so.cache for
+# libcuda, and Python's ctypes lookup of libcuda that environment reporters use.
+# Several runs each (hyperfine), medians, ratios, all in one run.
+# Usage: bench/doctor_startup.sh [BUILD_DIR]   (default: build)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build}
+strata="$build/bin/strata"
+[ -x "$strata" ] || { echo "bench: $strata not built (run scripts/build)" >&2; exit 2; }
+command -v hyperfine >/dev/null || { echo "bench: hyperfine missing (scripts/setup --test installs it)" >&2; exit 2; }
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+hyperfine --warmup 5 --runs 50 -N --ignore-failure --export-json "$out/results.json" \
+  -n "strata doctor (no plugins)" "env -u STRATA_PLUGIN_PATH $strata doctor --no-builtin-plugins" \
+  -n "strata doctor --json (no plugins)" "env -u STRATA_PLUGIN_PATH $strata doctor --json --no-builtin-plugins" \
+  -n "shell: version file + /dev + ldconfig" \
+     "bash -c 'cat /proc/driver/nvidia/version; ls /dev/nvidia*; ldconfig -p | grep libcuda.so.1; true'" \
+  -n "python3 ctypes.util.find_library(cuda)" \
+     "python3 -c 'import ctypes.util; print(ctypes.util.find_library(\"cuda\"))'" \
+  >"$out/hyperfine.log" 2>&1 || { cat "$out/hyperfine.log"; exit 1; }
+
+python3 - "$out/results.json" <<'PY'
+import json, statistics, sys
+results = json.load(open(sys.argv[1]))["results"]
+base = statistics.median(results[0]["times"])
+print(f"{'command':40} {'median ms':>10} {'min ms':>8} {'max ms':>8} {'vs strata':>10}")
+for r in results:
+    median = statistics.median(r["times"])
+    print(f"{r['command']:40} {median*1e3:10.2f} {min(r['times'])*1e3:8.2f} {max(r['times'])*1e3:8.2f} {median/base:9.2f}x")
+verdict = "within" if base < 0.100 else "OVER"
+print(f"\nstrata doctor, no plugins: median {base*1e3:.2f} ms over {len(results[0]['times'])} runs ({verdict} the 100 ms budget)")
+PY
