@@ -102,11 +102,11 @@ TEST_CASE("plugins prints the load report and exits 1 when a plugin did not load
     auto good = run_process({strata_binary(), "plugins", "--no-builtin-plugins", "--plugin-path",
                              strata::test::test_plugin("ok")});
     CHECK(good.exit_code == 0);
-    CHECK(good.out.find("test_ok  loaded  layer runtime, version 1.0, ABI 1.0, self-test") != std::string::npos);
+    CHECK(good.out.find("test_ok  loaded              runtime layer, version 1.0, ABI 1.0, self-test") != std::string::npos);
     auto bad = run_process({strata_binary(), "plugins", "--no-builtin-plugins", "--plugin-path",
                             strata::test::test_plugin("missing_dependency"), "--plugin-path",
                             strata::test::test_plugin("wrong_abi")});
     CHECK(bad.exit_code == 1);
-    CHECK(bad.out.find("test_missing_dependency  missing_dependency: libstrata_test_ghost.so") != std::string::npos);
-    CHECK(bad.out.find("test_wrong_abi  error: plugin ABI 2.0") != std::string::npos);
+    CHECK(bad.out.find("test_missing_dependency  missing_dependency  libstrata_test_ghost.so not found") != std::string::npos);
+    CHECK(bad.out.find("test_wrong_abi           error               plugin ABI 2.0") != std::string::npos);
 }

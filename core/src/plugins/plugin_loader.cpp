@@ -13,6 +13,9 @@ namespace {
 
 LoadFailure bad(std::string message) { return {"bad_descriptor", std::move(message), ""}; }
 
+// Where the loader looked, for a person installing the missing library.
+std::string searched() { return "; searched " + LibrarySearch(ProbeContext::live()).describe_order(); }
+
 std::string abi_text(int major, int minor) {
     return std::to_string(major) + "." + std::to_string(minor);
 }
@@ -96,7 +99,9 @@ LoadResult load_plugin(const std::string& path) {
     void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
         const char* text = dlerror();
-        return classify_dlerror(path, text ? text : "dlopen failed");
+        LoadFailure failure = classify_dlerror(path, text ? text : "dlopen failed");
+        if (failure.kind == "missing_dependency") failure.message += searched();
+        return failure;
     }
     auto entry = reinterpret_cast<strata_plugin_entry_fn>(dlsym(handle, STRATA_PLUGIN_ENTRY_SYMBOL));
     if (!entry)
@@ -110,11 +115,7 @@ std::optional<LoadFailure> check_required_libraries(const PluginRecord& record) 
         dlerror();
         if (dlopen(soname.c_str(), RTLD_LAZY | RTLD_LOCAL)) continue;
         const char* text = dlerror();
-        LibrarySearch search(ProbeContext::live());
-        return LoadFailure{"missing_dependency",
-                           std::string(text ? text : "dlopen failed") + "; searched " +
-                               search.describe_order(),
-                           soname};
+        return LoadFailure{"missing_dependency", std::string(text ? text : "dlopen failed") + searched(), soname};
     }
     return std::nullopt;
 }

@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "report/writers.h"
 
 namespace strata {
@@ -80,21 +82,32 @@ std::string render_text(const Report& report, bool color) {
 }
 
 std::string render_plugin_table(const Report& report) {
-    if (report.plugins().empty()) return "no plugins found\n";
-    std::string out;
+    if (report.plugins().empty())
+        return "no plugins found (looked next to strata in lib/strata/plugins, in --plugin-path and in "
+               "STRATA_PLUGIN_PATH)\n";
+    size_t name_width = 6;
+    for (const PluginRecord& plugin : report.plugins()) name_width = std::max(name_width, plugin.name.size());
+    auto pad = [](std::string text, size_t width) {
+        text.resize(std::max(text.size(), width), ' ');
+        return text;
+    };
+    std::string out = pad("PLUGIN", name_width) + "  " + pad("STATE", 18) + "  DETAIL\n";
     for (const PluginRecord& plugin : report.plugins()) {
-        out += plugin.name + "  " + std::string(plugin_state_name(plugin.state));
+        std::string detail;
         if (plugin.state == PluginState::loaded) {
-            out += "  layer " + std::string(layer_name(plugin.layer.value_or(Layer::host))) + ", version " +
-                   plugin.version + ", ABI " + std::to_string(plugin.abi_major) + "." +
-                   std::to_string(plugin.abi_minor) + (plugin.has_selftest ? ", self-test" : "") + ", " +
-                   std::to_string(plugin.benchmarks.size()) + " benchmark(s)";
+            detail = std::string(layer_name(plugin.layer.value_or(Layer::host))) + " layer, version " +
+                     plugin.version + ", ABI " + std::to_string(plugin.abi_major) + "." +
+                     std::to_string(plugin.abi_minor) + (plugin.has_selftest ? ", self-test" : "") + ", " +
+                     std::to_string(plugin.benchmarks.size()) + " benchmark(s)";
         } else if (plugin.state == PluginState::missing_dependency) {
-            out += ": " + plugin.missing_library + " (" + plugin.message + ")";
+            detail = plugin.missing_library + " not found";
         } else {
-            out += ": " + plugin.message;
+            detail = plugin.message;
         }
-        out += "\n    " + plugin.path + "\n";
+        out += pad(plugin.name, name_width) + "  " + pad(std::string(plugin_state_name(plugin.state)), 18) + "  " +
+               detail + "\n" + std::string(name_width + 22, ' ') + plugin.path + "\n";
+        if (plugin.state == PluginState::missing_dependency)
+            out += std::string(name_width + 22, ' ') + plugin.message + "\n";
     }
     return out;
 }
