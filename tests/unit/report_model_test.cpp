@@ -16,14 +16,15 @@ TEST_CASE("a failed layer gates later layers and names itself") {
     auto gate = report.gate_for(Layer::runtime);
     REQUIRE(gate);
     CHECK(gate->failed_layer == Layer::driver);
-    CHECK(gate->reason() == "driver layer failed: no NVIDIA kernel module loaded");
+    CHECK(gate->reason() == "driver layer failed: no NVIDIA kernel module loaded / libcuda.so.1 not found");
 
     auto summaries = report.layer_summaries();
     REQUIRE(summaries.size() == all_layers.size());
     CHECK(summaries[0].status == Status::pass);
     CHECK(summaries[2].status == Status::fail);
+    CHECK(summaries[2].summary == "no NVIDIA kernel module loaded / libcuda.so.1 not found");
     CHECK(summaries[4].status == Status::skip);
-    CHECK(summaries[4].summary == "skipped: driver layer failed: no NVIDIA kernel module loaded");
+    CHECK(summaries[4].summary == "skipped: driver layer failed: no NVIDIA kernel module loaded / libcuda.so.1 not found");
     CHECK(report.exit_code() == 1);
 }
 

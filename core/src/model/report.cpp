@@ -5,7 +5,7 @@
 namespace strata {
 
 std::string Gate::reason() const {
-    return std::string(layer_name(failed_layer)) + " layer failed: " + first_failure;
+    return std::string(layer_name(failed_layer)) + " layer failed: " + failures;
 }
 
 void Report::add_fact(Fact fact) {
@@ -37,14 +37,20 @@ const Check* Report::find_check(std::string_view id) const {
     return nullptr;
 }
 
+std::string Report::failure_summaries(Layer layer) const {
+    std::string out;
+    for (const Check& check : checks_)
+        if (check.layer == layer && is_failure(check.status)) out += (out.empty() ? "" : " / ") + check.summary;
+    return out;
+}
+
 std::optional<Gate> Report::gate_for(Layer layer) const {
-    std::optional<Gate> gate;
-    for (const Check& check : checks_) {
-        if (!is_failure(check.status) || layer_rank(check.layer) >= layer_rank(layer)) continue;
-        if (!gate || layer_rank(check.layer) < layer_rank(gate->failed_layer))
-            gate = Gate{check.layer, check.summary};
+    for (Layer earlier : all_layers) {
+        if (layer_rank(earlier) >= layer_rank(layer)) break;
+        std::string failures = failure_summaries(earlier);
+        if (!failures.empty()) return Gate{earlier, std::move(failures)};
     }
-    return gate;
+    return std::nullopt;
 }
 
 Check Report::gated_check(std::string id, Layer layer, std::string what, const Gate& gate) const {
@@ -69,9 +75,9 @@ std::vector<LayerSummary> Report::layer_summaries() const {
         }
         if (worst) {
             std::string summary =
-                worst->status == Status::pass
-                    ? std::to_string(counted) + (counted == 1 ? " check passed" : " checks passed")
-                    : worst->summary;
+                worst->status == Status::pass ? std::to_string(counted) + (counted == 1 ? " check passed" : " checks passed")
+                : is_failure(worst->status)   ? failure_summaries(layer)
+                                              : worst->summary;
             out.push_back({layer, worst->status, std::move(summary)});
         } else if (auto gate = gate_for(layer)) {
             out.push_back({layer, Status::skip, "skipped: " + gate->reason()});

@@ -16,7 +16,7 @@ namespace strata {
 // Why a layer's dependent work was not run: an earlier layer failed.
 struct Gate {
     Layer failed_layer;
-    std::string first_failure;  // summary of that layer's first failed check
+    std::string failures;  // that layer's failed checks' summaries, joined by " / "
 
     std::string reason() const;
 };
@@ -56,6 +56,8 @@ public:
     int exit_code() const;
 
 private:
+    std::string failure_summaries(Layer layer) const;
+
     std::vector<Fact> facts_;
     std::unordered_map<std::string, size_t> fact_index_;
     std::vector<Check> checks_;
