@@ -26,8 +26,7 @@ bool is_stub_path(std::string_view path) { return contains(path, "/stubs/"); }
 
 std::string missing_driver_remedy(const Report& report) {
     if (!nvidia_gpu_on_pci(report))
-        return "this machine has no NVIDIA GPU on its PCI bus: run strata on a GPU node (use "
-               "`strata arch` to check binaries without a GPU)";
+        return "this machine has no NVIDIA GPU on its PCI bus: run strata on a GPU node";
     if (in_container(report))
         return "the kernel module lives on the host: install the NVIDIA driver there, then start the "
                "container with the NVIDIA runtime (docker run --gpus all ...)";
@@ -70,7 +69,9 @@ void probe_libcuda(const ProbeContext& context, Report& report) {
         report.add_check(make_check(
             "driver.libcuda", Layer::driver, Status::fail, "libcuda.so.1 not found",
             "searched " + search.describe_order(),
-            in_container(report)
+            !nvidia_gpu_on_pci(report)
+                ? "libcuda.so.1 is part of the NVIDIA driver, which needs an NVIDIA GPU: run strata on a GPU node"
+            : in_container(report)
                 ? "start the container with NVIDIA_DRIVER_CAPABILITIES including compute so the runtime "
                   "mounts libcuda.so.1 from the host"
                 : "install the NVIDIA driver's user-mode libraries (Debian: libcuda1; Ubuntu: "
