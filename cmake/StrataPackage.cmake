@@ -1,9 +1,6 @@
 # Installation: the strata binary, its plugins, the plugin ABI header and a
 # CMake package that lets third parties build plugins against it.
-include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
-
-set(STRATA_INSTALL_PLUGIN_DIR ${CMAKE_INSTALL_LIBDIR}/strata/plugins)
 set(STRATA_INSTALL_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/strata)
 
 install(TARGETS strata RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

@@ -16,7 +16,8 @@ int launch_triad(float* a, const float* b, const float* c, float scalar, size_t 
     size_t blocks = (n + threads - 1) / threads;
     if (blocks > 65535u * 8) blocks = 65535u * 8;
     if (blocks == 0) blocks = 1;
-    triad_kernel<<<static_cast<unsigned>(blocks), threads, 0, static_cast<cudaStream_t>(stream)>>>(a, b, c, scalar, n);
+    triad_kernel<<<static_cast<unsigned>(blocks), threads, 0, static_cast<cudaStream_t>(stream)>>>(a, b, c,
+                                                                                                   scalar, n);
     return static_cast<int>(cudaGetLastError());
 }
 

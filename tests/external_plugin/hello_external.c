@@ -20,4 +20,6 @@ static const strata_plugin_descriptor descriptor = {
     .probe = probe,
 };
 
-STRATA_PLUGIN_EXPORT const strata_plugin_descriptor* strata_plugin_entry(void) { return &descriptor; }
+STRATA_PLUGIN_EXPORT const strata_plugin_descriptor* strata_plugin_entry(void) {
+    return &descriptor;
+}

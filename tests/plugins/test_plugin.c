@@ -19,6 +19,7 @@
 #define MODE_MISSING_DEPENDENCY 7
 #define MODE_REQUIRED_MISSING 8
 #define MODE_SELFTEST_LIBRARY 9
+#define MODE_UNDEFINED_SYMBOL 10
 
 #ifndef TEST_PLUGIN_MODE
 #error "define TEST_PLUGIN_MODE"
@@ -30,6 +31,9 @@
 #if TEST_PLUGIN_MODE == MODE_MISSING_DEPENDENCY
 /* Defined in libstrata_test_ghost.so, which is not on any search path at run time. */
 int strata_test_ghost_answer(void);
+#elif TEST_PLUGIN_MODE == MODE_UNDEFINED_SYMBOL
+/* Defined nowhere: a shared library may link with it, RTLD_NOW refuses to load it. */
+int strata_test_symbol_nobody_defines(void);
 #endif
 
 static void emit_pass(const strata_host_api* host, const char* id, strata_layer layer, const char* summary) {
@@ -86,6 +90,8 @@ static strata_task_result probe(const strata_host_api* host) {
     if (write(fd, garbage, sizeof garbage - 1) < 0) return STRATA_TASK_FAILED;
 #elif TEST_PLUGIN_MODE == MODE_MISSING_DEPENDENCY
     if (strata_test_ghost_answer() != 42) return STRATA_TASK_FAILED;
+#elif TEST_PLUGIN_MODE == MODE_UNDEFINED_SYMBOL
+    if (strata_test_symbol_nobody_defines() != 42) return STRATA_TASK_FAILED;
 #endif
     {
         strata_fact fact;
@@ -117,7 +123,8 @@ static strata_task_result probe(const strata_host_api* host) {
         strata_str message = STRATA_STR("probe finished");
         host->log(host->context, STRATA_LOG_INFO, message);
     }
-    emit_pass(host, "runtime." TEST_PLUGIN_NAME ".probe_ok", STRATA_LAYER_RUNTIME, TEST_PLUGIN_NAME " probe passed");
+    emit_pass(host, "runtime." TEST_PLUGIN_NAME ".probe_ok", STRATA_LAYER_RUNTIME,
+              TEST_PLUGIN_NAME " probe passed");
     return STRATA_TASK_OK;
 }
 
@@ -172,4 +179,6 @@ static const strata_plugin_descriptor descriptor = {
     0,
 };
 
-STRATA_PLUGIN_EXPORT const strata_plugin_descriptor* strata_plugin_entry(void) { return &descriptor; }
+STRATA_PLUGIN_EXPORT const strata_plugin_descriptor* strata_plugin_entry(void) {
+    return &descriptor;
+}

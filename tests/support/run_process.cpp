@@ -1,12 +1,13 @@
 #include "support/run_process.h"
 
-#include <cstdio>
-#include <cstring>
 #include <fcntl.h>
-#include <fstream>
-#include <sstream>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
 
 extern char** environ;
 
@@ -67,8 +68,12 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::vecto
     return result;
 }
 
-std::string strata_binary() { return STRATA_TEST_BINARY; }
-std::string test_plugin_directory() { return STRATA_TEST_PLUGIN_DIR; }
+std::string strata_binary() {
+    return STRATA_TEST_BINARY;
+}
+std::string test_plugin_directory() {
+    return STRATA_TEST_PLUGIN_DIR;
+}
 std::string test_plugin(const std::string& name) {
     return test_plugin_directory() + "/libstrata_plugin_test_" + name + ".so";
 }

@@ -15,7 +15,8 @@ struct ProcessResult {
 
 // `environment` entries ("NAME=value") are added to (or replace in) this
 // process's environment; "NAME" alone removes the variable.
-ProcessResult run_process(const std::vector<std::string>& argv, const std::vector<std::string>& environment = {});
+ProcessResult run_process(const std::vector<std::string>& argv,
+                          const std::vector<std::string>& environment = {});
 
 // Path of the strata binary under test (set by CMake).
 std::string strata_binary();

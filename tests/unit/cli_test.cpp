@@ -29,7 +29,8 @@ TEST_CASE("strata --version names the build, toolkit and kernel architectures") 
 }
 
 TEST_CASE("bad usage is one line on stderr and exit 2") {
-    for (std::vector<std::string> args : {std::vector<std::string>{"frobnicate"}, {"doctor", "--no-such-flag"},
+    for (std::vector<std::string> args : {std::vector<std::string>{"frobnicate"},
+                                          {"doctor", "--no-such-flag"},
                                           {"doctor", "--plugin-path", "/nonexistent/plugins"},
                                           {"doctor", "--timeout", "-3"}}) {
         args.insert(args.begin(), strata_binary());
@@ -48,7 +49,8 @@ TEST_CASE("bad usage is one line on stderr and exit 2") {
 }
 
 TEST_CASE("doctor on this host: JSON report with every layer, exit status from the checks") {
-    auto result = run_process({strata_binary(), "doctor", "--json", "--no-builtin-plugins"}, {"STRATA_PLUGIN_PATH"});
+    auto result =
+        run_process({strata_binary(), "doctor", "--json", "--no-builtin-plugins"}, {"STRATA_PLUGIN_PATH"});
     auto report = nlohmann::json::parse(result.out);
     CHECK(report["schema_version"] == "1.0.0");
     CHECK(report["layers"].size() == 7);
@@ -102,11 +104,13 @@ TEST_CASE("plugins prints the load report and exits 1 when a plugin did not load
     auto good = run_process({strata_binary(), "plugins", "--no-builtin-plugins", "--plugin-path",
                              strata::test::test_plugin("ok")});
     CHECK(good.exit_code == 0);
-    CHECK(good.out.find("test_ok  loaded              runtime layer, version 1.0, ABI 1.0, self-test") != std::string::npos);
+    CHECK(good.out.find("test_ok  loaded              runtime layer, version 1.0, ABI 1.0, self-test") !=
+          std::string::npos);
     auto bad = run_process({strata_binary(), "plugins", "--no-builtin-plugins", "--plugin-path",
                             strata::test::test_plugin("missing_dependency"), "--plugin-path",
                             strata::test::test_plugin("wrong_abi")});
     CHECK(bad.exit_code == 1);
-    CHECK(bad.out.find("test_missing_dependency  missing_dependency  libstrata_test_ghost.so not found") != std::string::npos);
+    CHECK(bad.out.find("test_missing_dependency  missing_dependency  libstrata_test_ghost.so not found") !=
+          std::string::npos);
     CHECK(bad.out.find("test_wrong_abi           error               plugin ABI 2.0") != std::string::npos);
 }

@@ -1,8 +1,9 @@
 // Each fault-injection plugin in a real worker process: every failure gets
 // its own status and message, and the parent always finishes.
+#include <sys/stat.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <sys/stat.h>
 
 #include "doctor/doctor.h"
 #include "support/run_process.h"
@@ -68,7 +69,8 @@ TEST_CASE("a hang past the deadline is killed: SIGTERM, then SIGKILL") {
     TaskOutcome outcome = run("hang");  // the plugin declares a 1 s probe deadline
     auto elapsed = std::chrono::steady_clock::now() - started;
     CHECK(outcome.end == TaskEnd::timeout);
-    CHECK(outcome.message == "probe did not finish within 1.0 s; sent SIGTERM, then SIGKILL after the grace period");
+    CHECK(outcome.message ==
+          "probe did not finish within 1.0 s; sent SIGTERM, then SIGKILL after the grace period");
     CHECK(elapsed < 10s);
 
     SECTION("--timeout overrides the plugin's own deadline") {
@@ -96,7 +98,8 @@ TEST_CASE("another ABI major is refused with both versions") {
     CHECK(outcome.end == TaskEnd::load_failed);
     REQUIRE(outcome.load_error);
     CHECK(outcome.load_error->kind == "abi_mismatch");
-    CHECK(outcome.message.find("plugin ABI 2.0 is not compatible with this strata's ABI 1.0") != std::string::npos);
+    CHECK(outcome.message.find("plugin ABI 2.0 is not compatible with this strata's ABI 1.0") !=
+          std::string::npos);
 }
 
 TEST_CASE("a missing shared library is named exactly") {
@@ -106,6 +109,15 @@ TEST_CASE("a missing shared library is named exactly") {
     CHECK(outcome.load_error->kind == "missing_dependency");
     CHECK(outcome.load_error->library == "libstrata_test_ghost.so");
     CHECK(outcome.message.find("cannot open shared object file") != std::string::npos);
+}
+
+TEST_CASE("an undefined symbol is named exactly") {
+    TaskOutcome outcome = run("undefined_symbol");
+    CHECK(outcome.end == TaskEnd::load_failed);
+    REQUIRE(outcome.load_error);
+    CHECK(outcome.load_error->kind == "undefined_symbol");
+    CHECK(outcome.load_error->library == "strata_test_symbol_nobody_defines");
+    CHECK(outcome.message.find("undefined symbol: strata_test_symbol_nobody_defines") != std::string::npos);
 }
 
 TEST_CASE("a declared required library that is absent is named, with where strata looked") {
@@ -132,7 +144,8 @@ TEST_CASE("a full doctor run reports every plugin, each with its own status") {
     std::filesystem::path dir = std::filesystem::temp_directory_path() / "strata-writable-plugin";
     std::filesystem::create_directories(dir);
     std::filesystem::path writable = dir / "libstrata_plugin_writable.so";
-    std::filesystem::copy_file(test::test_plugin("ok"), writable, std::filesystem::copy_options::overwrite_existing);
+    std::filesystem::copy_file(test::test_plugin("ok"), writable,
+                               std::filesystem::copy_options::overwrite_existing);
     ::chmod(writable.c_str(), 0666);
 
     RunOptions options;
@@ -145,7 +158,8 @@ TEST_CASE("a full doctor run reports every plugin, each with its own status") {
 
     std::map<std::string, PluginState> states;
     for (const PluginRecord& plugin : report.plugins()) states[plugin.name] = plugin.state;
-    CHECK(states.size() == 11);
+    CHECK(states.size() == 12);
+    CHECK(states["test_undefined_symbol"] == PluginState::error);
     CHECK(states["test_ok"] == PluginState::loaded);
     CHECK(states["test_selftest_library"] == PluginState::loaded);
     CHECK(states["test_segfault"] == PluginState::crashed);
@@ -166,7 +180,8 @@ TEST_CASE("a full doctor run reports every plugin, each with its own status") {
     CHECK(crashed->status == Status::crashed);
     const Check* missing = report.find_check("host.test_missing_dependency.load");
     REQUIRE(missing);
-    CHECK(missing->summary == "plugin test_missing_dependency cannot load: libstrata_test_ghost.so not found");
+    CHECK(missing->summary ==
+          "plugin test_missing_dependency cannot load: libstrata_test_ghost.so not found");
 
     // Self-tests run only where the earlier layers passed; on a host without
     // a driver they are gated with the failed layer as the reason.

@@ -1,6 +1,6 @@
-#include <catch2/catch.hpp>
-
 #include "probes/kernel_module_version.h"
+
+#include <catch2/catch.hpp>
 
 using namespace strata;
 

@@ -1,13 +1,13 @@
+#include "probes/ld_so_cache.h"
+
 #include <catch2/catch.hpp>
 #include <cstring>
 
-#include "probes/ld_so_cache.h"
 #include "probes/probe_context.h"
 #include "support/ld_cache_builder.h"
 
 using namespace strata;
 using strata::test::build_ld_cache;
-
 
 TEST_CASE("the machine's own ld.so.cache lists libc") {
     auto bytes = read_file("/etc/ld.so.cache", 64 << 20);
@@ -23,7 +23,8 @@ TEST_CASE("the machine's own ld.so.cache lists libc") {
 }
 
 TEST_CASE("a synthetic cache round-trips") {
-    auto cache = parse_ld_so_cache(build_ld_cache({{"libcudart.so.13", "/usr/local/cuda/lib64/libcudart.so.13"}}));
+    auto cache =
+        parse_ld_so_cache(build_ld_cache({{"libcudart.so.13", "/usr/local/cuda/lib64/libcudart.so.13"}}));
     REQUIRE(cache);
     REQUIRE(cache->entries.size() == 1);
     CHECK(cache->entries[0].soname == "libcudart.so.13");

@@ -101,7 +101,8 @@ TEST_CASE("bad descriptors are refused with a reason") {
     d = good_descriptor();
     d.benchmark_count = 2;
     CHECK(failure(d).message == "descriptor counts benchmarks but gives no array");
-    CHECK(std::get<LoadFailure>(read_descriptor(nullptr, "x.so")).message == "strata_plugin_entry returned NULL");
+    CHECK(std::get<LoadFailure>(read_descriptor(nullptr, "x.so")).message ==
+          "strata_plugin_entry returned NULL");
 }
 
 TEST_CASE("the host table rejects what the ABI does not allow") {
@@ -147,11 +148,12 @@ TEST_CASE("the host table rejects what the ABI does not allow") {
 }
 
 TEST_CASE("dlerror texts are classified") {
-    auto missing = classify_dlerror("/p/plugin.so",
-                                    "libcudnn.so.9: cannot open shared object file: No such file or directory");
+    auto missing = classify_dlerror(
+        "/p/plugin.so", "libcudnn.so.9: cannot open shared object file: No such file or directory");
     CHECK(missing.kind == "missing_dependency");
     CHECK(missing.library == "libcudnn.so.9");
-    auto self = classify_dlerror("/p/plugin.so", "/p/plugin.so: cannot open shared object file: No such file");
+    auto self =
+        classify_dlerror("/p/plugin.so", "/p/plugin.so: cannot open shared object file: No such file");
     CHECK(self.kind == "dlopen");
     auto symbol = classify_dlerror("/p/plugin.so", "/p/plugin.so: undefined symbol: cuCtxCreate_v3");
     CHECK(symbol.kind == "undefined_symbol");

@@ -1,7 +1,8 @@
 // The core's probes against fixture trees: synthetic machines built per test.
+#include "probes/probes.h"
+
 #include <catch2/catch.hpp>
 
-#include "probes/probes.h"
 #include "support/fixture_tree.h"
 #include "support/ld_cache_builder.h"
 
@@ -34,7 +35,8 @@ const char* open_module =
 
 TEST_CASE("a machine without a driver fails the driver layer and gates the device layer") {
     FixtureTree tree;
-    tree.write("/etc/os-release", "PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\nID=debian\nVERSION_ID=\"12\"\n");
+    tree.write("/etc/os-release",
+               "PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\nID=debian\nVERSION_ID=\"12\"\n");
     Report report = probe(tree);
     CHECK(report.find_fact("host.os.name")->value == "Debian GNU/Linux 12 (bookworm)");
     CHECK(check(report, "driver.kernel_module").status == Status::fail);
@@ -142,7 +144,8 @@ TEST_CASE("the toolkit's stub libcuda on LD_LIBRARY_PATH") {
     Report report = probe(tree, {{"LD_LIBRARY_PATH", "/usr/local/cuda/lib64/stubs"}});
     const Check& stub = check(report, "driver.search_path.stub_libcuda");
     CHECK(stub.status == Status::fail);
-    CHECK(stub.summary.find("/usr/local/cuda/lib64/stubs/libcuda.so (LD_LIBRARY_PATH entry 1)") != std::string::npos);
+    CHECK(stub.summary.find("/usr/local/cuda/lib64/stubs/libcuda.so (LD_LIBRARY_PATH entry 1)") !=
+          std::string::npos);
     CHECK(stub.remedy.find("remove the stubs directory") != std::string::npos);
     // The real libcuda.so.1 still wins for programs that ask for the soname.
     CHECK(check(report, "driver.libcuda").status == Status::pass);
@@ -168,8 +171,9 @@ TEST_CASE("two copies of libcudart on the search path") {
     const Check& duplicates = check(report, "host.search_path.duplicates");
     CHECK(duplicates.status == Status::warn);
     CHECK(duplicates.summary == "1 CUDA library has more than one copy on the search path");
-    CHECK(duplicates.evidence.find("libcudart.so.13: /opt/conda/lib/libcudart.so.13.1.0 (LD_LIBRARY_PATH entry 1) "
-                                   "wins over /usr/local/cuda/lib64/libcudart.so.13.0.88 (LD_LIBRARY_PATH entry 2)") !=
+    CHECK(duplicates.evidence.find(
+              "libcudart.so.13: /opt/conda/lib/libcudart.so.13.1.0 (LD_LIBRARY_PATH entry 1) "
+              "wins over /usr/local/cuda/lib64/libcudart.so.13.0.88 (LD_LIBRARY_PATH entry 2)") !=
           std::string::npos);
     CHECK(report.find_fact("host.search_path.copies.libcudart.so.13")->value.size() == 2);
     CHECK_FALSE(report.find_fact("host.search_path.copies.libcublas.so.13"));
@@ -186,8 +190,9 @@ TEST_CASE("two copies of libcudnn listed in ld.so.cache, none on LD_LIBRARY_PATH
     tree.symlink("/opt/conda/lib/libcudnn.so.9", "libcudnn.so.9.1.0");
     tree.write("/usr/lib/x86_64-linux-gnu/libcudnn.so.9.10.2", "ELF");
     tree.symlink("/usr/lib/x86_64-linux-gnu/libcudnn.so.9", "libcudnn.so.9.10.2");
-    tree.write("/etc/ld.so.cache", test::build_ld_cache({{"libcudnn.so.9", "/opt/conda/lib/libcudnn.so.9"},
-                                                         {"libcudnn.so.9", "/usr/lib/x86_64-linux-gnu/libcudnn.so.9"}}));
+    tree.write("/etc/ld.so.cache",
+               test::build_ld_cache({{"libcudnn.so.9", "/opt/conda/lib/libcudnn.so.9"},
+                                     {"libcudnn.so.9", "/usr/lib/x86_64-linux-gnu/libcudnn.so.9"}}));
     Report report = probe(tree);
     const Check& duplicates = check(report, "host.search_path.duplicates");
     CHECK(duplicates.status == Status::warn);
@@ -198,8 +203,11 @@ TEST_CASE("two copies of libcudnn listed in ld.so.cache, none on LD_LIBRARY_PATH
 
 TEST_CASE("CUDA_VISIBLE_DEVICES that hides every GPU") {
     FixtureTree tree;
-    CHECK(check(probe(tree, {{"CUDA_VISIBLE_DEVICES", ""}}), "device.cuda_visible_devices").status == Status::warn);
-    CHECK(check(probe(tree, {{"CUDA_VISIBLE_DEVICES", "-1"}}), "device.cuda_visible_devices").status == Status::warn);
-    CHECK(check(probe(tree, {{"CUDA_VISIBLE_DEVICES", "0,1"}}), "device.cuda_visible_devices").status == Status::pass);
+    CHECK(check(probe(tree, {{"CUDA_VISIBLE_DEVICES", ""}}), "device.cuda_visible_devices").status ==
+          Status::warn);
+    CHECK(check(probe(tree, {{"CUDA_VISIBLE_DEVICES", "-1"}}), "device.cuda_visible_devices").status ==
+          Status::warn);
+    CHECK(check(probe(tree, {{"CUDA_VISIBLE_DEVICES", "0,1"}}), "device.cuda_visible_devices").status ==
+          Status::pass);
     CHECK_FALSE(probe(tree).find_check("device.cuda_visible_devices"));
 }

@@ -1,6 +1,6 @@
-#include <catch2/catch.hpp>
-
 #include "worker/protocol.h"
+
+#include <catch2/catch.hpp>
 
 using namespace strata;
 
@@ -53,9 +53,11 @@ TEST_CASE("lines that are not the protocol are refused with a reason") {
     CHECK(error == "not a JSON object");
     CHECK_FALSE(protocol::decode(R"({"type":"fact","value":1})", error));
     CHECK(error == "missing field 'key'");
-    CHECK_FALSE(protocol::decode(R"({"type":"check","id":"a","layer":"moon","status":"pass","summary":""})", error));
+    CHECK_FALSE(
+        protocol::decode(R"({"type":"check","id":"a","layer":"moon","status":"pass","summary":""})", error));
     CHECK(error == "unknown layer 'moon'");
-    CHECK_FALSE(protocol::decode(R"({"type":"check","id":"a","layer":"host","status":"great","summary":""})", error));
+    CHECK_FALSE(
+        protocol::decode(R"({"type":"check","id":"a","layer":"host","status":"great","summary":""})", error));
     CHECK(error == "unknown status 'great'");
     CHECK_FALSE(protocol::decode(R"({"type":"teleport"})", error));
     CHECK(error == "unknown message type 'teleport'");

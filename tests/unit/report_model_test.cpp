@@ -8,7 +8,8 @@ using namespace strata;
 TEST_CASE("a failed layer gates later layers and names itself") {
     Report report;
     report.add_check(make_check("host.ok", Layer::host, Status::pass, "fine"));
-    report.add_check(make_check("driver.kernel_module", Layer::driver, Status::fail, "no NVIDIA kernel module loaded"));
+    report.add_check(
+        make_check("driver.kernel_module", Layer::driver, Status::fail, "no NVIDIA kernel module loaded"));
     report.add_check(make_check("driver.libcuda", Layer::driver, Status::fail, "libcuda.so.1 not found"));
 
     CHECK_FALSE(report.gate_for(Layer::host));
@@ -24,7 +25,8 @@ TEST_CASE("a failed layer gates later layers and names itself") {
     CHECK(summaries[2].status == Status::fail);
     CHECK(summaries[2].summary == "no NVIDIA kernel module loaded / libcuda.so.1 not found");
     CHECK(summaries[4].status == Status::skip);
-    CHECK(summaries[4].summary == "skipped: driver layer failed: no NVIDIA kernel module loaded / libcuda.so.1 not found");
+    CHECK(summaries[4].summary ==
+          "skipped: driver layer failed: no NVIDIA kernel module loaded / libcuda.so.1 not found");
     CHECK(report.exit_code() == 1);
 }
 

@@ -59,7 +59,8 @@ typedef struct strata_str {
 } strata_str;
 
 /** Wraps a string literal: STRATA_STR("driver"). */
-#define STRATA_STR(literal) {(literal), sizeof(literal) - 1}
+#define STRATA_STR(literal) \
+    { (literal), sizeof(literal) - 1 }
 
 /** The layers of the stack, in the order strata checks them. A failure in one
  *  layer gates the self-tests of every later layer. Values are part of the
@@ -159,10 +160,7 @@ typedef struct strata_host_api {
 /** Result of a task function. Anything but STRATA_TASK_OK means the task
  *  itself could not do its work (not that a check failed: failed checks are
  *  reported through emit_check and the task still returns OK). */
-typedef enum strata_task_result {
-    STRATA_TASK_OK = 0,
-    STRATA_TASK_FAILED = 1
-} strata_task_result;
+typedef enum strata_task_result { STRATA_TASK_OK = 0, STRATA_TASK_FAILED = 1 } strata_task_result;
 
 /** A task: probe (facts and checks, must work without a GPU) or selftest
  *  (launch work and verify it against a reference).
@@ -176,8 +174,7 @@ typedef strata_task_result (*strata_benchmark_run_fn)(const strata_host_api* hos
                                                       uint64_t iterations, double* elapsed_ms);
 
 /** Checks the benchmark's output once, before any timing. */
-typedef strata_task_result (*strata_benchmark_validate_fn)(const strata_host_api* host,
-                                                           void* stream);
+typedef strata_task_result (*strata_benchmark_validate_fn)(const strata_host_api* host, void* stream);
 
 /** One benchmark. Bytes and FLOPs per iteration let the harness derive
  *  GB/s and TFLOP/s; either may be 0 when it does not apply. */

@@ -1,9 +1,10 @@
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
-#include <unistd.h>
 
 #include "cli/run_options.h"
 #include "model/usage_error.h"
@@ -29,7 +30,8 @@ std::function<int()> register_doctor(CLI::App& app, const std::string& executabl
         std::string junit, color = "auto";
     };
     auto options = std::make_shared<Options>();
-    CLI::App* command = app.add_subcommand("doctor", "Check every layer of the CUDA stack (the default command)");
+    CLI::App* command =
+        app.add_subcommand("doctor", "Check every layer of the CUDA stack (the default command)");
     add_plugin_options(*command, options->plugins);
     auto* json = command->add_flag("--json", options->json, "Print the report as JSON");
     command->add_flag("--markdown", options->markdown, "Print the report as Markdown")->excludes(json);
@@ -44,7 +46,8 @@ std::function<int()> register_doctor(CLI::App& app, const std::string& executabl
         run.selftests = !options->no_selftest;
         RunInfo info{"doctor", utc_timestamp_now(), {}};
         Report report = run_doctor(run, ProbeContext::live());
-        info.duration = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
+        info.duration =
+            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
         if (!options->junit.empty()) {
             std::ofstream out(options->junit);
             out << render_junit(report, info);
@@ -62,7 +65,8 @@ std::function<int()> register_doctor(CLI::App& app, const std::string& executabl
 
 std::function<int()> register_env(CLI::App& app, const std::string& executable) {
     auto options = std::make_shared<PluginOptions>();
-    CLI::App* command = app.add_subcommand("env", "Print the environment record (every fact, with its source) as JSON");
+    CLI::App* command =
+        app.add_subcommand("env", "Print the environment record (every fact, with its source) as JSON");
     add_plugin_options(*command, *options);
     return [options, executable]() {
         Report report = run_environment(make_run_options(*options, executable), ProbeContext::live());
@@ -78,7 +82,8 @@ std::function<int()> register_plugins(CLI::App& app, const std::string& executab
         bool json = false;
     };
     auto options = std::make_shared<Options>();
-    CLI::App* command = app.add_subcommand("plugins", "Load every plugin in a worker and report what happened");
+    CLI::App* command =
+        app.add_subcommand("plugins", "Load every plugin in a worker and report what happened");
     add_plugin_options(*command, options->plugins);
     command->add_flag("--json", options->json, "Print the load report as JSON");
     return [options, executable]() {
@@ -86,7 +91,8 @@ std::function<int()> register_plugins(CLI::App& app, const std::string& executab
         Report report = run_load_report(make_run_options(options->plugins, executable));
         if (options->json) {
             Json full = report_to_json(report, info);
-            std::cout << Json{{"schema_version", report_schema_version}, {"plugins", full["plugins"]}}.dump(2) << '\n';
+            std::cout << Json{{"schema_version", report_schema_version}, {"plugins", full["plugins"]}}.dump(2)
+                      << '\n';
         } else {
             std::cout << render_plugin_table(report);
         }

@@ -1,8 +1,9 @@
 // strata: proves, layer by layer, that a machine's CUDA stack works.
+#include <unistd.h>
+
 #include <climits>
 #include <iostream>
 #include <map>
-#include <unistd.h>
 
 #include "cli/commands.h"
 #include "doctor/build_info.h"
@@ -13,7 +14,8 @@ namespace strata::cli {
 std::string version_text() {
     const BuildInfo& info = build_info();
     std::string architectures;
-    for (const std::string& arch : info.architectures) architectures += (architectures.empty() ? "" : " ") + arch;
+    for (const std::string& arch : info.architectures)
+        architectures += (architectures.empty() ? "" : " ") + arch;
     return "strata " + info.version + "\n" + "revision: " + info.git_revision + "\n" +
            "build type: " + info.build_type + "\n" + "CUDA toolkit: " + info.cuda_toolkit + "\n" +
            "kernel architectures: " + (architectures.empty() ? "none (built without nvcc)" : architectures) +
@@ -37,9 +39,11 @@ std::string own_executable(const char* argv0) {
 int main(int argc, char** argv) {
     using namespace strata;
     std::string executable = cli::own_executable(argv[0]);
-    CLI::App app{"strata: proves, layer by layer, that this machine's CUDA stack works, and how fast.\n"
-                 "Exit status: 0 all checks passed, 1 a check failed, 2 bad usage or input, 3 strata failed."};
-    app.set_version_flag("--version", [] { return cli::version_text(); }, "Print version and build details");
+    CLI::App app{
+        "strata: proves, layer by layer, that this machine's CUDA stack works, and how fast.\n"
+        "Exit status: 0 all checks passed, 1 a check failed, 2 bad usage or input, 3 strata failed."};
+    app.set_version_flag(
+        "--version", [] { return cli::version_text(); }, "Print version and build details");
     app.require_subcommand(0, 1);
     std::map<std::string, std::function<int()>> commands = {
         {"doctor", cli::register_doctor(app, executable)},

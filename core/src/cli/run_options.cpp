@@ -5,12 +5,14 @@
 namespace strata::cli {
 
 void add_plugin_options(CLI::App& command, PluginOptions& options) {
-    command.add_option("--plugin-path", options.plugin_paths,
-                       "Also load plugins from this directory or file (repeatable; STRATA_PLUGIN_PATH adds more)");
+    command.add_option(
+        "--plugin-path", options.plugin_paths,
+        "Also load plugins from this directory or file (repeatable; STRATA_PLUGIN_PATH adds more)");
     command.add_flag("--no-builtin-plugins", options.no_builtin_plugins,
                      "Do not load the plugins installed next to strata");
-    command.add_option("--timeout", options.timeout_s,
-                       "Deadline in seconds for each plugin task (default: the plugin's own)")
+    command
+        .add_option("--timeout", options.timeout_s,
+                    "Deadline in seconds for each plugin task (default: the plugin's own)")
         ->check(CLI::PositiveNumber);
 }
 

@@ -9,7 +9,8 @@ std::function<int()> register_worker(CLI::App& app) {
         std::string plugin, task;
     };
     auto options = std::make_shared<Options>();
-    CLI::App* command = app.add_subcommand("worker", "Run one plugin task and stream JSON Lines (used internally)");
+    CLI::App* command =
+        app.add_subcommand("worker", "Run one plugin task and stream JSON Lines (used internally)");
     command->add_option("--plugin", options->plugin, "Plugin library")->required();
     command->add_option("--task", options->task, "describe, probe or selftest")
         ->required()

@@ -11,7 +11,7 @@ struct BuildInfo {
     std::string version;
     std::string git_revision;
     std::string build_type;
-    std::string cuda_toolkit;               // "13.0.88", or "none" when built without nvcc
+    std::string cuda_toolkit;                // "13.0.88", or "none" when built without nvcc
     std::vector<std::string> architectures;  // "sm_75", ..., "compute_120" (PTX)
 };
 

@@ -22,7 +22,8 @@ std::vector<std::pair<PluginCandidate, PluginRecord>> probe_plugins(const RunOpt
         report.add_plugin(std::move(record));
     }
     std::stable_sort(loaded.begin(), loaded.end(), [](const auto& a, const auto& b) {
-        return layer_rank(a.second.layer.value_or(Layer::host)) < layer_rank(b.second.layer.value_or(Layer::host));
+        return layer_rank(a.second.layer.value_or(Layer::host)) <
+               layer_rank(b.second.layer.value_or(Layer::host));
     });
     return loaded;
 }

@@ -18,28 +18,28 @@ std::string check_prefix(const PluginRecord& record) {
 
 PluginState state_for(const TaskOutcome& outcome) {
     switch (outcome.end) {
-    case TaskEnd::completed:
-    case TaskEnd::task_failed: return PluginState::loaded;
-    case TaskEnd::load_failed:
-        return outcome.load_error && outcome.load_error->kind == "missing_dependency"
-                   ? PluginState::missing_dependency
-                   : PluginState::error;
-    case TaskEnd::crashed: return PluginState::crashed;
-    case TaskEnd::timeout: return PluginState::timeout;
-    case TaskEnd::error: return PluginState::error;
+        case TaskEnd::completed:
+        case TaskEnd::task_failed: return PluginState::loaded;
+        case TaskEnd::load_failed:
+            return outcome.load_error && outcome.load_error->kind == "missing_dependency"
+                       ? PluginState::missing_dependency
+                       : PluginState::error;
+        case TaskEnd::crashed: return PluginState::crashed;
+        case TaskEnd::timeout: return PluginState::timeout;
+        case TaskEnd::error: return PluginState::error;
     }
     return PluginState::error;
 }
 
 Status status_for(TaskEnd end, const PluginRecord& record) {
     switch (end) {
-    case TaskEnd::completed: return Status::pass;
-    case TaskEnd::crashed: return Status::crashed;
-    case TaskEnd::timeout: return Status::timeout;
-    case TaskEnd::load_failed:
-        return record.state == PluginState::missing_dependency ? Status::fail : Status::error;
-    case TaskEnd::task_failed:
-    case TaskEnd::error: return Status::error;
+        case TaskEnd::completed: return Status::pass;
+        case TaskEnd::crashed: return Status::crashed;
+        case TaskEnd::timeout: return Status::timeout;
+        case TaskEnd::load_failed:
+            return record.state == PluginState::missing_dependency ? Status::fail : Status::error;
+        case TaskEnd::task_failed:
+        case TaskEnd::error: return Status::error;
     }
     return Status::error;
 }
@@ -52,9 +52,10 @@ void add_outcome_check(const TaskOutcome& outcome, const PluginRecord& record, c
     check.status = status_for(outcome.end, record);
     if (outcome.end == TaskEnd::load_failed) {
         check.id = check_prefix(record) + ".load";
-        check.summary = record.state == PluginState::missing_dependency
-                            ? "plugin " + record.name + " cannot load: " + record.missing_library + " not found"
-                            : "plugin " + record.name + " cannot load: " + outcome.message;
+        check.summary =
+            record.state == PluginState::missing_dependency
+                ? "plugin " + record.name + " cannot load: " + record.missing_library + " not found"
+                : "plugin " + record.name + " cannot load: " + outcome.message;
         check.evidence = outcome.message;
         check.remedy = record.state == PluginState::missing_dependency
                            ? "install the package that provides " + record.missing_library +
@@ -64,9 +65,10 @@ void add_outcome_check(const TaskOutcome& outcome, const PluginRecord& record, c
         check.id = check_prefix(record) + "." + task;
         check.summary = record.name + " " + task + ": " + outcome.message;
         check.evidence = join_lines(outcome.output_tail);
-        check.remedy = "this is a bug in the plugin or in a library it calls; the evidence holds the "
-                       "last lines the worker printed (rerun with `strata worker --plugin " +
-                       record.path + " --task " + task + "` to see everything)";
+        check.remedy =
+            "this is a bug in the plugin or in a library it calls; the evidence holds the "
+            "last lines the worker printed (rerun with `strata worker --plugin " +
+            record.path + " --task " + task + "` to see everything)";
     }
     report.add_check(std::move(check));
 }
@@ -121,7 +123,8 @@ PluginRecord run_plugin_task(const RunOptions& options, const PluginCandidate& c
         measurement.origin = record.name;
         report.add_measurement(std::move(measurement));
     }
-    if (outcome.end != TaskEnd::completed && task != "describe") add_outcome_check(outcome, record, task, report);
+    if (outcome.end != TaskEnd::completed && task != "describe")
+        add_outcome_check(outcome, record, task, report);
     return record;
 }
 

@@ -11,9 +11,9 @@ namespace strata {
 using Json = nlohmann::ordered_json;
 
 struct Fact {
-    std::string key;    // stable dotted id: "driver.kernel_module.version"
-    Json value;         // string, integer, finite double, bool or array of strings
-    std::string source; // "/proc/driver/nvidia/version", "cuDriverGetVersion", ...
+    std::string key;     // stable dotted id: "driver.kernel_module.version"
+    Json value;          // string, integer, finite double, bool or array of strings
+    std::string source;  // "/proc/driver/nvidia/version", "cuDriverGetVersion", ...
     Layer layer = Layer::host;
 };
 

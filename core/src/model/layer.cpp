@@ -4,13 +4,13 @@ namespace strata {
 
 std::string_view layer_name(Layer layer) {
     switch (layer) {
-    case Layer::host: return "host";
-    case Layer::container: return "container";
-    case Layer::driver: return "driver";
-    case Layer::device: return "device";
-    case Layer::runtime: return "runtime";
-    case Layer::library: return "library";
-    case Layer::kernel: return "kernel";
+        case Layer::host: return "host";
+        case Layer::container: return "container";
+        case Layer::driver: return "driver";
+        case Layer::device: return "device";
+        case Layer::runtime: return "runtime";
+        case Layer::library: return "library";
+        case Layer::kernel: return "kernel";
     }
     return "unknown";
 }

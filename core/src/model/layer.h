@@ -20,9 +20,8 @@ enum class Layer {
 };
 
 // Every layer, in checking order.
-inline constexpr std::array<Layer, 7> all_layers = {Layer::host,    Layer::container,
-                                                    Layer::driver,  Layer::device,
-                                                    Layer::runtime, Layer::library,
+inline constexpr std::array<Layer, 7> all_layers = {Layer::host,   Layer::container, Layer::driver,
+                                                    Layer::device, Layer::runtime,   Layer::library,
                                                     Layer::kernel};
 
 std::string_view layer_name(Layer layer);

@@ -35,8 +35,8 @@ struct PluginRecord {
     std::vector<std::string> required_libraries;
     std::vector<BenchmarkInfo> benchmarks;
     PluginState state = PluginState::loaded;
-    std::string message;         // why it was refused or failed; empty when loaded
-    std::string missing_library; // the exact soname, for missing_dependency
+    std::string message;          // why it was refused or failed; empty when loaded
+    std::string missing_library;  // the exact soname, for missing_dependency
 };
 
 }  // namespace strata

@@ -18,9 +18,13 @@ void Report::add_fact(Fact fact) {
     facts_.push_back(std::move(fact));
 }
 
-void Report::add_check(Check check) { checks_.push_back(std::move(check)); }
+void Report::add_check(Check check) {
+    checks_.push_back(std::move(check));
+}
 
-void Report::add_plugin(PluginRecord record) { plugins_.push_back(std::move(record)); }
+void Report::add_plugin(PluginRecord record) {
+    plugins_.push_back(std::move(record));
+}
 
 void Report::add_measurement(Measurement measurement) {
     measurements_.push_back(std::move(measurement));
@@ -40,7 +44,8 @@ const Check* Report::find_check(std::string_view id) const {
 std::string Report::failure_summaries(Layer layer) const {
     std::string out;
     for (const Check& check : checks_)
-        if (check.layer == layer && is_failure(check.status)) out += (out.empty() ? "" : " / ") + check.summary;
+        if (check.layer == layer && is_failure(check.status))
+            out += (out.empty() ? "" : " / ") + check.summary;
     return out;
 }
 
@@ -75,9 +80,10 @@ std::vector<LayerSummary> Report::layer_summaries() const {
         }
         if (worst) {
             std::string summary =
-                worst->status == Status::pass ? std::to_string(counted) + (counted == 1 ? " check passed" : " checks passed")
-                : is_failure(worst->status)   ? failure_summaries(layer)
-                                              : worst->summary;
+                worst->status == Status::pass
+                    ? std::to_string(counted) + (counted == 1 ? " check passed" : " checks passed")
+                : is_failure(worst->status) ? failure_summaries(layer)
+                                            : worst->summary;
             out.push_back({layer, worst->status, std::move(summary)});
         } else if (auto gate = gate_for(layer)) {
             out.push_back({layer, Status::skip, "skipped: " + gate->reason()});

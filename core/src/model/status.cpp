@@ -11,13 +11,13 @@ constexpr std::array all_statuses = {Status::pass,  Status::warn,    Status::fai
 
 std::string_view status_name(Status status) {
     switch (status) {
-    case Status::pass: return "pass";
-    case Status::warn: return "warn";
-    case Status::fail: return "fail";
-    case Status::skip: return "skip";
-    case Status::error: return "error";
-    case Status::crashed: return "crashed";
-    case Status::timeout: return "timeout";
+        case Status::pass: return "pass";
+        case Status::warn: return "warn";
+        case Status::fail: return "fail";
+        case Status::skip: return "skip";
+        case Status::error: return "error";
+        case Status::crashed: return "crashed";
+        case Status::timeout: return "timeout";
     }
     return "error";
 }
@@ -35,13 +35,13 @@ bool is_failure(Status status) {
 
 int severity(Status status) {
     switch (status) {
-    case Status::pass: return 0;
-    case Status::skip: return 1;
-    case Status::warn: return 2;
-    case Status::error: return 3;
-    case Status::timeout: return 4;
-    case Status::crashed: return 5;
-    case Status::fail: return 6;
+        case Status::pass: return 0;
+        case Status::skip: return 1;
+        case Status::warn: return 2;
+        case Status::error: return 3;
+        case Status::timeout: return 4;
+        case Status::crashed: return 5;
+        case Status::fail: return 6;
     }
     return 6;
 }

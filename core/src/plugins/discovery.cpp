@@ -1,11 +1,12 @@
 #include "plugins/discovery.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <set>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "model/usage_error.h"
 
@@ -13,7 +14,9 @@ namespace strata {
 
 namespace {
 
-bool is_shared_library(const std::filesystem::path& file) { return file.extension() == ".so"; }
+bool is_shared_library(const std::filesystem::path& file) {
+    return file.extension() == ".so";
+}
 
 void check_readable(const std::string& path) {
     if (::access(path.c_str(), R_OK) != 0)

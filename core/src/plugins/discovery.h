@@ -17,8 +17,8 @@ struct PluginSearchOptions {
 
 struct PluginCandidate {
     std::string path;
-    std::string name;                     // from the file name until the plugin says its own
-    std::optional<std::string> refusal;   // why strata will not load it
+    std::string name;                    // from the file name until the plugin says its own
+    std::optional<std::string> refusal;  // why strata will not load it
 };
 
 // <executable's directory>/../lib/strata/plugins

@@ -21,8 +21,8 @@ bool header_ok(const T* value, size_t needed_size, HostSink& sink, const char* w
         return false;
     }
     if (value->abi_major != STRATA_PLUGIN_ABI_MAJOR) {
-        sink.on_invalid(std::string(what) + " was built for ABI " + std::to_string(value->abi_major) +
-                        "." + std::to_string(value->abi_minor) + ", this strata speaks " +
+        sink.on_invalid(std::string(what) + " was built for ABI " + std::to_string(value->abi_major) + "." +
+                        std::to_string(value->abi_minor) + ", this strata speaks " +
                         std::to_string(STRATA_PLUGIN_ABI_MAJOR) + "." +
                         std::to_string(STRATA_PLUGIN_ABI_MINOR));
         return false;
@@ -41,7 +41,9 @@ std::optional<std::string> text(strata_str value, HostSink& sink, const char* fi
     return copy;
 }
 
-HostSink& sink_of(void* context) { return *static_cast<HostSink*>(context); }
+HostSink& sink_of(void* context) {
+    return *static_cast<HostSink*>(context);
+}
 
 void emit_fact(void* context, const strata_fact* fact) {
     HostSink& sink = sink_of(context);
@@ -54,41 +56,40 @@ void emit_fact(void* context, const strata_fact* fact) {
     out.key = std::move(*key);
     out.source = std::move(*source);
     switch (fact->type) {
-    case STRATA_VALUE_STRING: {
-        auto value = text(fact->string_value, sink, "string_value");
-        if (!value) return;
-        out.value = std::move(*value);
-        break;
-    }
-    case STRATA_VALUE_INT: out.value = fact->int_value; break;
-    case STRATA_VALUE_DOUBLE:
-        if (!std::isfinite(fact->double_value))
-            return sink.on_invalid("fact '" + out.key + "' has a value that is not finite");
-        out.value = fact->double_value;
-        break;
-    case STRATA_VALUE_BOOL: out.value = fact->bool_value != 0; break;
-    default:
-        return sink.on_invalid("fact '" + out.key + "' has unknown value type " +
-                               std::to_string(fact->type));
+        case STRATA_VALUE_STRING: {
+            auto value = text(fact->string_value, sink, "string_value");
+            if (!value) return;
+            out.value = std::move(*value);
+            break;
+        }
+        case STRATA_VALUE_INT: out.value = fact->int_value; break;
+        case STRATA_VALUE_DOUBLE:
+            if (!std::isfinite(fact->double_value))
+                return sink.on_invalid("fact '" + out.key + "' has a value that is not finite");
+            out.value = fact->double_value;
+            break;
+        case STRATA_VALUE_BOOL: out.value = fact->bool_value != 0; break;
+        default:
+            return sink.on_invalid("fact '" + out.key + "' has unknown value type " +
+                                   std::to_string(fact->type));
     }
     sink.on_fact(std::move(out));
 }
 
 std::optional<Status> status_from_abi(int32_t status) {
     switch (status) {
-    case STRATA_STATUS_PASS: return Status::pass;
-    case STRATA_STATUS_WARN: return Status::warn;
-    case STRATA_STATUS_FAIL: return Status::fail;
-    case STRATA_STATUS_SKIP: return Status::skip;
-    case STRATA_STATUS_ERROR: return Status::error;
+        case STRATA_STATUS_PASS: return Status::pass;
+        case STRATA_STATUS_WARN: return Status::warn;
+        case STRATA_STATUS_FAIL: return Status::fail;
+        case STRATA_STATUS_SKIP: return Status::skip;
+        case STRATA_STATUS_ERROR: return Status::error;
     }
     return std::nullopt;
 }
 
 void emit_check(void* context, const strata_check* check) {
     HostSink& sink = sink_of(context);
-    if (!header_ok(check, offsetof(strata_check, fact_key_count) + sizeof(size_t), sink, "check"))
-        return;
+    if (!header_ok(check, offsetof(strata_check, fact_key_count) + sizeof(size_t), sink, "check")) return;
     auto id = text(check->id, sink, "id");
     auto summary = text(check->summary, sink, "summary");
     auto evidence = text(check->evidence, sink, "evidence");
@@ -97,12 +98,10 @@ void emit_check(void* context, const strata_check* check) {
     if (id->empty()) return sink.on_invalid("check with an empty id");
     auto layer = layer_from_abi(check->layer);
     if (!layer)
-        return sink.on_invalid("check '" + *id + "' has unknown layer " +
-                               std::to_string(check->layer));
+        return sink.on_invalid("check '" + *id + "' has unknown layer " + std::to_string(check->layer));
     auto status = status_from_abi(check->status);
     if (!status)
-        return sink.on_invalid("check '" + *id + "' has unknown status " +
-                               std::to_string(check->status));
+        return sink.on_invalid("check '" + *id + "' has unknown status " + std::to_string(check->status));
     if (check->fact_key_count > 0 && !check->fact_keys)
         return sink.on_invalid("check '" + *id + "' has fact_key_count but no fact_keys");
     Check out;
@@ -122,8 +121,7 @@ void emit_check(void* context, const strata_check* check) {
 
 void emit_measurement(void* context, const strata_measurement* measurement) {
     HostSink& sink = sink_of(context);
-    if (!header_ok(measurement, offsetof(strata_measurement, unit) + sizeof(strata_str), sink,
-                   "measurement"))
+    if (!header_ok(measurement, offsetof(strata_measurement, unit) + sizeof(strata_str), sink, "measurement"))
         return;
     auto name = text(measurement->name, sink, "name");
     auto unit = text(measurement->unit, sink, "unit");
@@ -151,10 +149,10 @@ std::optional<std::string> copy_plugin_string(strata_str value) {
 
 std::string_view log_level_name(strata_log_level level) {
     switch (level) {
-    case STRATA_LOG_DEBUG: return "debug";
-    case STRATA_LOG_INFO: return "info";
-    case STRATA_LOG_WARNING: return "warning";
-    case STRATA_LOG_ERROR: return "error";
+        case STRATA_LOG_DEBUG: return "debug";
+        case STRATA_LOG_INFO: return "info";
+        case STRATA_LOG_WARNING: return "warning";
+        case STRATA_LOG_ERROR: return "error";
     }
     return "info";
 }

@@ -1,7 +1,8 @@
 #include "plugins/plugin_loader.h"
 
-#include <cstddef>
 #include <dlfcn.h>
+
+#include <cstddef>
 
 #include "plugins/host_api.h"
 #include "probes/library_search.h"
@@ -11,10 +12,14 @@ namespace strata {
 
 namespace {
 
-LoadFailure bad(std::string message) { return {"bad_descriptor", std::move(message), ""}; }
+LoadFailure bad(std::string message) {
+    return {"bad_descriptor", std::move(message), ""};
+}
 
 // Where the loader looked, for a person installing the missing library.
-std::string searched() { return "; searched " + LibrarySearch(ProbeContext::live()).describe_order(); }
+std::string searched() {
+    return "; searched " + LibrarySearch(ProbeContext::live()).describe_order();
+}
 
 std::string abi_text(int major, int minor) {
     return std::to_string(major) + "." + std::to_string(minor);
@@ -47,11 +52,10 @@ LoadResult read_descriptor(const strata_plugin_descriptor* d, const std::string&
                                " (major versions differ); rebuild the plugin against this strata",
                            ""};
     // Every field of ABI 1.0 is required; later minors may append more.
-    constexpr size_t v1_size =
-        offsetof(strata_plugin_descriptor, selftest_timeout_s) + sizeof(uint32_t);
+    constexpr size_t v1_size = offsetof(strata_plugin_descriptor, selftest_timeout_s) + sizeof(uint32_t);
     if (d->struct_size < v1_size)
-        return bad("descriptor struct_size " + std::to_string(d->struct_size) +
-                   " is smaller than the " + std::to_string(v1_size) + " bytes ABI 1.0 needs");
+        return bad("descriptor struct_size " + std::to_string(d->struct_size) + " is smaller than the " +
+                   std::to_string(v1_size) + " bytes ABI 1.0 needs");
 
     PluginRecord record;
     record.path = path;
@@ -66,8 +70,7 @@ LoadResult read_descriptor(const strata_plugin_descriptor* d, const std::string&
     record.version = *version;
     record.description = *description;
     record.layer = layer_from_abi(d->layer);
-    if (!record.layer)
-        return bad("descriptor has unknown layer " + std::to_string(d->layer));
+    if (!record.layer) return bad("descriptor has unknown layer " + std::to_string(d->layer));
     if (!d->probe) return bad("descriptor has no probe function");
     record.has_selftest = d->selftest != nullptr;
     record.probe_timeout_s = d->probe_timeout_s;
@@ -85,11 +88,10 @@ LoadResult read_descriptor(const strata_plugin_descriptor* d, const std::string&
         const strata_benchmark& b = d->benchmarks[i];
         auto bench_name = copy_plugin_string(b.name);
         auto parameters = copy_plugin_string(b.parameters);
-        if (b.abi_major != STRATA_PLUGIN_ABI_MAJOR || !bench_name || bench_name->empty() ||
-            !parameters || !b.run)
+        if (b.abi_major != STRATA_PLUGIN_ABI_MAJOR || !bench_name || bench_name->empty() || !parameters ||
+            !b.run)
             return bad("benchmark " + std::to_string(i) + " is invalid");
-        record.benchmarks.push_back(
-            {*bench_name, *parameters, b.bytes_per_iteration, b.flops_per_iteration});
+        record.benchmarks.push_back({*bench_name, *parameters, b.bytes_per_iteration, b.flops_per_iteration});
     }
     return LoadedPlugin{d, std::move(record)};
 }
@@ -115,7 +117,8 @@ std::optional<LoadFailure> check_required_libraries(const PluginRecord& record) 
         dlerror();
         if (dlopen(soname.c_str(), RTLD_LAZY | RTLD_LOCAL)) continue;
         const char* text = dlerror();
-        return LoadFailure{"missing_dependency", std::string(text ? text : "dlopen failed") + searched(), soname};
+        return LoadFailure{"missing_dependency", std::string(text ? text : "dlopen failed") + searched(),
+                           soname};
     }
     return std::nullopt;
 }

@@ -62,8 +62,8 @@ void probe_container(const ProbeContext& context, Report& report) {
     }
     add_fact(report, Layer::container, "container.runtime", detection->runtime, detection->evidence);
     report.add_check(make_check("container.detected", Layer::container, Status::pass,
-                                "running in a " + detection->runtime + " container", detection->evidence,
-                                "", {"container.detected", "container.runtime"}));
+                                "running in a " + detection->runtime + " container", detection->evidence, "",
+                                {"container.detected", "container.runtime"}));
 
     auto visible = context.env("NVIDIA_VISIBLE_DEVICES");
     if (!visible) {
@@ -74,11 +74,11 @@ void probe_container(const ProbeContext& context, Report& report) {
             "start the container with --gpus all (Docker), --device nvidia.com/gpu=all (CDI/Podman) or "
             "a nvidia.com/gpu resource limit (Kubernetes)"));
     } else if (*visible == "void" || *visible == "none" || trim(*visible).empty()) {
-        report.add_check(make_check(
-            "container.nvidia_visible_devices", Layer::container, Status::warn,
-            "NVIDIA_VISIBLE_DEVICES=" + *visible + " exposes no GPU to this container",
-            "value '" + *visible + "'", "set NVIDIA_VISIBLE_DEVICES=all or start with --gpus all",
-            {"env.NVIDIA_VISIBLE_DEVICES"}));
+        report.add_check(
+            make_check("container.nvidia_visible_devices", Layer::container, Status::warn,
+                       "NVIDIA_VISIBLE_DEVICES=" + *visible + " exposes no GPU to this container",
+                       "value '" + *visible + "'", "set NVIDIA_VISIBLE_DEVICES=all or start with --gpus all",
+                       {"env.NVIDIA_VISIBLE_DEVICES"}));
     } else {
         report.add_check(make_check("container.nvidia_visible_devices", Layer::container, Status::pass,
                                     "NVIDIA_VISIBLE_DEVICES=" + *visible, "", "",
@@ -93,7 +93,8 @@ void probe_container(const ProbeContext& context, Report& report) {
                     : "NVIDIA_DRIVER_CAPABILITIES=" + *capabilities +
                           " lacks compute: libcuda is not mounted into the container",
             "value '" + *capabilities + "'",
-            compute ? "" : "set NVIDIA_DRIVER_CAPABILITIES=compute,utility (or all) and restart the container",
+            compute ? ""
+                    : "set NVIDIA_DRIVER_CAPABILITIES=compute,utility (or all) and restart the container",
             {"env.NVIDIA_DRIVER_CAPABILITIES"}));
     }
 }

@@ -1,9 +1,10 @@
 // Device layer, as far as the core sees it: the /dev/nvidia* nodes the
 // driver creates, and CUDA_VISIBLE_DEVICES hiding GPUs from CUDA.
 #include <fcntl.h>
+#include <unistd.h>
+
 #include <regex>
 #include <system_error>
-#include <unistd.h>
 
 #include "probes/probes.h"
 #include "probes/text_util.h"

@@ -22,7 +22,9 @@ bool nvidia_gpu_on_pci(const Report& report) {
 
 // The toolkit ships a link-time stub libcuda under .../lib64/stubs; loading it
 // makes every driver call return CUDA_ERROR_STUB_LIBRARY (34).
-bool is_stub_path(std::string_view path) { return contains(path, "/stubs/"); }
+bool is_stub_path(std::string_view path) {
+    return contains(path, "/stubs/");
+}
 
 std::string missing_driver_remedy(const Report& report) {
     if (!nvidia_gpu_on_pci(report))
@@ -42,8 +44,7 @@ void probe_kernel_module(const ProbeContext& context, Report& report) {
         report.add_check(make_check(
             "driver.kernel_module", Layer::driver, Status::fail,
             text ? "NVIDIA kernel module version unreadable" : "no NVIDIA kernel module loaded",
-            text ? std::string(path) + " has no NVRM version line"
-                 : std::string(path) + " does not exist",
+            text ? std::string(path) + " has no NVRM version line" : std::string(path) + " does not exist",
             missing_driver_remedy(report)));
         return;
     }
@@ -52,11 +53,11 @@ void probe_kernel_module(const ProbeContext& context, Report& report) {
              parsed->open_module ? "open" : "proprietary", std::string(path));
     if (!parsed->gcc_version.empty())
         add_fact(report, Layer::driver, "driver.kernel_module.gcc", parsed->gcc_version, std::string(path));
-    report.add_check(make_check(
-        "driver.kernel_module", Layer::driver, Status::pass,
-        "NVIDIA " + std::string(parsed->open_module ? "open" : "proprietary") + " kernel module " +
-            parsed->version + " loaded",
-        std::string(path), "", {"driver.kernel_module.version", "driver.kernel_module.flavor"}));
+    report.add_check(make_check("driver.kernel_module", Layer::driver, Status::pass,
+                                "NVIDIA " + std::string(parsed->open_module ? "open" : "proprietary") +
+                                    " kernel module " + parsed->version + " loaded",
+                                std::string(path), "",
+                                {"driver.kernel_module.version", "driver.kernel_module.flavor"}));
 }
 
 void probe_libcuda(const ProbeContext& context, Report& report) {
@@ -69,8 +70,8 @@ void probe_libcuda(const ProbeContext& context, Report& report) {
         report.add_check(make_check(
             "driver.libcuda", Layer::driver, Status::fail, "libcuda.so.1 not found",
             "searched " + search.describe_order(),
-            !nvidia_gpu_on_pci(report)
-                ? "libcuda.so.1 is part of the NVIDIA driver, which needs an NVIDIA GPU: run strata on a GPU node"
+            !nvidia_gpu_on_pci(report) ? "libcuda.so.1 is part of the NVIDIA driver, which needs an NVIDIA "
+                                         "GPU: run strata on a GPU node"
             : in_container(report)
                 ? "start the container with NVIDIA_DRIVER_CAPABILITIES including compute so the runtime "
                   "mounts libcuda.so.1 from the host"
@@ -94,8 +95,8 @@ void probe_libcuda(const ProbeContext& context, Report& report) {
         return;
     }
     report.add_check(make_check("driver.libcuda", Layer::driver, Status::pass,
-                                "libcuda.so.1 found at " + chosen.real_path, "found via " + chosen.via,
-                                "", {"driver.libcuda.path"}));
+                                "libcuda.so.1 found at " + chosen.real_path, "found via " + chosen.via, "",
+                                {"driver.libcuda.path"}));
 }
 
 // A stubs directory on LD_LIBRARY_PATH is harmful even when it only holds
@@ -115,12 +116,11 @@ void probe_stub_on_path(const ProbeContext& context, Report& report) {
     }
     if (stubs.empty()) return;
     add_fact(report, Layer::driver, "driver.search_path.stub_libcuda", stubs, "LD_LIBRARY_PATH");
-    report.add_check(make_check(
-        "driver.search_path.stub_libcuda", Layer::driver, Status::fail,
-        "LD_LIBRARY_PATH holds the CUDA toolkit's stub libcuda: " + stubs.front(),
-        "a stub answers every driver call with CUDA_ERROR_STUB_LIBRARY (34)",
-        "remove the stubs directory from LD_LIBRARY_PATH; it is only for linking",
-        {"driver.search_path.stub_libcuda"}));
+    report.add_check(make_check("driver.search_path.stub_libcuda", Layer::driver, Status::fail,
+                                "LD_LIBRARY_PATH holds the CUDA toolkit's stub libcuda: " + stubs.front(),
+                                "a stub answers every driver call with CUDA_ERROR_STUB_LIBRARY (34)",
+                                "remove the stubs directory from LD_LIBRARY_PATH; it is only for linking",
+                                {"driver.search_path.stub_libcuda"}));
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // Host layer: OS, kernel, CPU, memory, and NVIDIA GPUs on the PCI bus (which
 // are visible even when no driver is loaded).
-#include <algorithm>
 #include <sys/utsname.h>
+
+#include <algorithm>
 #include <system_error>
 
 #include "probes/probes.h"
@@ -13,8 +14,7 @@ namespace {
 
 void probe_os(const ProbeContext& context, Report& report) {
     if (auto text = context.read("/etc/os-release")) {
-        for (auto [field, key] : {std::pair{"PRETTY_NAME", "host.os.name"},
-                                  std::pair{"ID", "host.os.id"},
+        for (auto [field, key] : {std::pair{"PRETTY_NAME", "host.os.name"}, std::pair{"ID", "host.os.id"},
                                   std::pair{"VERSION_ID", "host.os.version_id"}}) {
             std::string value = key_value(*text, field, '=');
             if (!value.empty()) add_fact(report, Layer::host, key, value, "/etc/os-release");
@@ -67,18 +67,18 @@ void probe_pci(const ProbeContext& context, Report& report) {
         // audio functions and NVSwitch bridges.
         if (trim(*device_class).substr(0, 4) != "0x03") continue;
         auto device = read_file(entry.path() / "device", 64);
-        gpus.push_back(entry.path().filename().string() + " (10de:" +
-                       (device ? std::string(trim(*device)).substr(2) : "?") + ")");
+        gpus.push_back(entry.path().filename().string() +
+                       " (10de:" + (device ? std::string(trim(*device)).substr(2) : "?") + ")");
     }
     std::sort(gpus.begin(), gpus.end());
     add_fact(report, Layer::host, "host.pci.nvidia_gpus", gpus, "/sys/bus/pci/devices");
     if (gpus.empty()) {
-        report.add_check(make_check(
-            "host.pci.nvidia_gpu", Layer::host, Status::warn, "no NVIDIA GPU on the PCI bus",
-            "no device with vendor 0x10de and a display class under /sys/bus/pci/devices",
-            "run strata on a machine with an NVIDIA GPU; in a VM, check that the GPU is passed "
-            "through to the guest",
-            {"host.pci.nvidia_gpus"}));
+        report.add_check(
+            make_check("host.pci.nvidia_gpu", Layer::host, Status::warn, "no NVIDIA GPU on the PCI bus",
+                       "no device with vendor 0x10de and a display class under /sys/bus/pci/devices",
+                       "run strata on a machine with an NVIDIA GPU; in a VM, check that the GPU is passed "
+                       "through to the guest",
+                       {"host.pci.nvidia_gpus"}));
     } else {
         report.add_check(make_check("host.pci.nvidia_gpu", Layer::host, Status::pass,
                                     std::to_string(gpus.size()) + " NVIDIA GPU(s) on the PCI bus",

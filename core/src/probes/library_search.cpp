@@ -71,8 +71,7 @@ std::string LibrarySearch::describe_order() const {
     std::string out;
     if (!ld_library_path_.empty()) {
         out += "LD_LIBRARY_PATH (";
-        for (size_t i = 0; i < ld_library_path_.size(); ++i)
-            out += (i ? ", " : "") + ld_library_path_[i];
+        for (size_t i = 0; i < ld_library_path_.size(); ++i) out += (i ? ", " : "") + ld_library_path_[i];
         out += "), ";
     }
     out += "/etc/ld.so.cache";

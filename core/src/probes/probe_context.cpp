@@ -1,8 +1,9 @@
 #include "probes/probe_context.h"
 
+#include <unistd.h>
+
 #include <fstream>
 #include <system_error>
-#include <unistd.h>
 
 extern char** environ;
 
@@ -19,8 +20,7 @@ ProbeContext ProbeContext::live() {
     return ProbeContext("/", std::move(environment));
 }
 
-ProbeContext::ProbeContext(std::filesystem::path root,
-                           std::map<std::string, std::string> environment)
+ProbeContext::ProbeContext(std::filesystem::path root, std::map<std::string, std::string> environment)
     : root_(std::move(root)), environment_(std::move(environment)) {}
 
 std::filesystem::path ProbeContext::at(std::string_view machine_path) const {

@@ -6,8 +6,8 @@ void add_fact(Report& report, Layer layer, std::string key, Json value, std::str
     report.add_fact({std::move(key), std::move(value), std::move(source), layer});
 }
 
-Check make_check(std::string id, Layer layer, Status status, std::string summary,
-                 std::string evidence, std::string remedy, std::vector<std::string> facts) {
+Check make_check(std::string id, Layer layer, Status status, std::string summary, std::string evidence,
+                 std::string remedy, std::vector<std::string> facts) {
     Check check;
     check.id = std::move(id);
     check.layer = layer;

@@ -7,9 +7,9 @@
 
 namespace strata {
 
-void probe_host(const ProbeContext& context, Report& report);       // OS, kernel, CPU, PCI
-void probe_container(const ProbeContext& context, Report& report);  // container and NVIDIA_* env
-void probe_driver(const ProbeContext& context, Report& report);     // kernel module, libcuda
+void probe_host(const ProbeContext& context, Report& report);         // OS, kernel, CPU, PCI
+void probe_container(const ProbeContext& context, Report& report);    // container and NVIDIA_* env
+void probe_driver(const ProbeContext& context, Report& report);       // kernel module, libcuda
 void probe_search_path(const ProbeContext& context, Report& report);  // stubs, duplicate copies
 // Device nodes and CUDA_VISIBLE_DEVICES; run after the driver layer, since
 // node checks are gated by a failed driver.
@@ -20,8 +20,7 @@ void run_core_probes(const ProbeContext& context, Report& report);
 
 // Shorthands the probes share.
 void add_fact(Report& report, Layer layer, std::string key, Json value, std::string source);
-Check make_check(std::string id, Layer layer, Status status, std::string summary,
-                 std::string evidence = {}, std::string remedy = {},
-                 std::vector<std::string> facts = {});
+Check make_check(std::string id, Layer layer, Status status, std::string summary, std::string evidence = {},
+                 std::string remedy = {}, std::vector<std::string> facts = {});
 
 }  // namespace strata

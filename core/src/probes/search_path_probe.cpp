@@ -37,7 +37,8 @@ void probe_search_path(const ProbeContext& context, Report& report) {
     for (const std::string& soname : sonames) {
         auto copies = search.find_all(soname);
         if (copies.size() < 2) continue;
-        std::string line = soname + ": " + copies.front().real_path + " (" + copies.front().via + ") wins over";
+        std::string line =
+            soname + ": " + copies.front().real_path + " (" + copies.front().via + ") wins over";
         Json paths = Json::array();
         for (size_t i = 0; i < copies.size(); ++i) {
             paths.push_back(copies[i].real_path);

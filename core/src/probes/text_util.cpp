@@ -27,7 +27,8 @@ std::string key_value(std::string_view text, std::string_view key, char separato
         size_t at = line.find(separator);
         if (at == std::string_view::npos || trim(line.substr(0, at)) != key) continue;
         std::string_view value = trim(line.substr(at + 1));
-        if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') && value.back() == value.front())
+        if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') &&
+            value.back() == value.front())
             value = value.substr(1, value.size() - 2);
         return std::string(value);
     }

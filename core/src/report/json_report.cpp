@@ -17,7 +17,8 @@ std::string utc_timestamp_now() {
 Json environment_to_json(const Report& report) {
     Json environment = Json::object();
     for (const Fact& fact : report.facts())
-        environment[fact.key] = {{"value", fact.value}, {"source", fact.source}, {"layer", layer_name(fact.layer)}};
+        environment[fact.key] = {
+            {"value", fact.value}, {"source", fact.source}, {"layer", layer_name(fact.layer)}};
     return environment;
 }
 
@@ -37,8 +38,9 @@ Json report_to_json(const Report& report, const RunInfo& run) {
     }
     Json layers = Json::array();
     for (const LayerSummary& layer : report.layer_summaries())
-        layers.push_back(
-            {{"name", layer_name(layer.layer)}, {"status", status_name(layer.status)}, {"summary", layer.summary}});
+        layers.push_back({{"name", layer_name(layer.layer)},
+                          {"status", status_name(layer.status)},
+                          {"summary", layer.summary}});
     Json plugins = Json::array();
     for (const PluginRecord& plugin : report.plugins()) {
         Json benchmarks = Json::array();
@@ -56,7 +58,8 @@ Json report_to_json(const Report& report, const RunInfo& run) {
     }
     Json measurements = Json::array();
     for (const Measurement& m : report.measurements())
-        measurements.push_back({{"origin", m.origin}, {"name", m.name}, {"value", m.value}, {"unit", m.unit}});
+        measurements.push_back(
+            {{"origin", m.origin}, {"name", m.name}, {"value", m.value}, {"unit", m.unit}});
     Json summary = Json::object();
     for (const char* status : {"pass", "warn", "fail", "skip", "error", "crashed", "timeout"})
         summary[status] = counts[status];

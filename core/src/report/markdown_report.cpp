@@ -8,9 +8,12 @@ namespace {
 std::string cell(std::string_view text) {
     std::string out;
     for (char c : text) {
-        if (c == '|') out += "\\|";
-        else if (c == '\n') out += "<br>";
-        else out += c;
+        if (c == '|')
+            out += "\\|";
+        else if (c == '\n')
+            out += "<br>";
+        else
+            out += c;
     }
     return out;
 }
@@ -24,8 +27,8 @@ std::string render_markdown(const Report& report) {
                " | " + cell(layer.summary) + " |\n";
     out += "\n### Checks\n\n| id | status | summary | fix |\n|---|---|---|---|\n";
     for (const Check& check : report.checks())
-        out += "| `" + check.id + "` | " + std::string(status_name(check.status)) + " | " + cell(check.summary) +
-               " | " + cell(check.remedy) + " |\n";
+        out += "| `" + check.id + "` | " + std::string(status_name(check.status)) + " | " +
+               cell(check.summary) + " | " + cell(check.remedy) + " |\n";
     out += "\n<details><summary>Environment</summary>\n\n| fact | value | source |\n|---|---|---|\n";
     for (const Fact& fact : report.facts())
         out += "| `" + fact.key + "` | " +

@@ -13,13 +13,13 @@ struct Style {
     }
     std::string badge(Status status) const {
         switch (status) {
-        case Status::pass: return paint("PASS", "32");
-        case Status::warn: return paint("WARN", "33");
-        case Status::skip: return paint("SKIP", "2");
-        case Status::fail: return paint("FAIL", "1;31");
-        case Status::error: return paint("ERR ", "1;31");
-        case Status::crashed: return paint("CRSH", "1;31");
-        case Status::timeout: return paint("TIME", "1;31");
+            case Status::pass: return paint("PASS", "32");
+            case Status::warn: return paint("WARN", "33");
+            case Status::skip: return paint("SKIP", "2");
+            case Status::fail: return paint("FAIL", "1;31");
+            case Status::error: return paint("ERR ", "1;31");
+            case Status::crashed: return paint("CRSH", "1;31");
+            case Status::timeout: return paint("TIME", "1;31");
         }
         return "????";
     }
@@ -51,8 +51,8 @@ void indent_block(std::string& out, std::string_view label, const std::string& t
 std::string render_text(const Report& report, bool color) {
     Style style{color};
     std::string out = "strata " + fact_text(report, "strata.version") + " doctor — " +
-                      fact_text(report, "host.os.name") + ", kernel " + fact_text(report, "host.kernel.release") +
-                      "\n";
+                      fact_text(report, "host.os.name") + ", kernel " +
+                      fact_text(report, "host.kernel.release") + "\n";
     for (const LayerSummary& layer : report.layer_summaries()) {
         out += "\n" + style.paint(layer_name(layer.layer), "1") + "\n";
         bool any = false;
@@ -70,10 +70,14 @@ std::string render_text(const Report& report, bool color) {
     }
     int failed = 0, warned = 0, passed = 0, skipped = 0;
     for (const Check& check : report.checks()) {
-        if (is_failure(check.status)) ++failed;
-        else if (check.status == Status::warn) ++warned;
-        else if (check.status == Status::pass) ++passed;
-        else ++skipped;
+        if (is_failure(check.status))
+            ++failed;
+        else if (check.status == Status::warn)
+            ++warned;
+        else if (check.status == Status::pass)
+            ++passed;
+        else
+            ++skipped;
     }
     out += "\n" + std::to_string(passed) + " passed, " + std::to_string(failed) + " failed, " +
            std::to_string(warned) + " warnings, " + std::to_string(skipped) + " skipped; " +
@@ -104,8 +108,8 @@ std::string render_plugin_table(const Report& report) {
         } else {
             detail = plugin.message;
         }
-        out += pad(plugin.name, name_width) + "  " + pad(std::string(plugin_state_name(plugin.state)), 18) + "  " +
-               detail + "\n" + std::string(name_width + 22, ' ') + plugin.path + "\n";
+        out += pad(plugin.name, name_width) + "  " + pad(std::string(plugin_state_name(plugin.state)), 18) +
+               "  " + detail + "\n" + std::string(name_width + 22, ' ') + plugin.path + "\n";
         if (plugin.state == PluginState::missing_dependency)
             out += std::string(name_width + 22, ' ') + plugin.message + "\n";
     }

@@ -12,7 +12,7 @@ namespace strata {
 inline constexpr const char* report_schema_version = "1.0.0";
 
 struct RunInfo {
-    std::string command;  // "doctor", "env", "plugins"
+    std::string command;     // "doctor", "env", "plugins"
     std::string created_at;  // ISO 8601 UTC
     std::chrono::milliseconds duration{0};
 };

@@ -6,7 +6,9 @@ namespace strata::protocol {
 
 namespace {
 
-std::string line(const Json& object) { return object.dump(-1, ' ', false, Json::error_handler_t::replace); }
+std::string line(const Json& object) {
+    return object.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
 
 // Typed field access that throws a readable message on a wrong document.
 const Json& field(const Json& object, const char* name) {
@@ -172,7 +174,9 @@ std::string encode(const LoadError& error) {
                  {"library", error.library}});
 }
 
-std::string encode(const Done& done) { return line({{"type", "done"}, {"result", done.result}}); }
+std::string encode(const Done& done) {
+    return line({{"type", "done"}, {"result", done.result}});
+}
 
 std::optional<Message> decode(std::string_view text, std::string& error) {
     Json object = Json::parse(text, nullptr, /*allow_exceptions=*/false);

@@ -1,14 +1,15 @@
 #include "worker/supervisor.h"
 
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <deque>
-#include <fcntl.h>
-#include <poll.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 extern char** environ;
 
@@ -67,8 +68,8 @@ private:
 };
 
 pid_t spawn(const WorkerRequest& request, int protocol_write, int output_write) {
-    std::vector<std::string> args = {request.strata_executable, "worker", "--plugin", request.plugin_path,
-                                     "--task", request.task};
+    std::vector<std::string> args = {request.strata_executable, "worker", "--plugin",
+                                     request.plugin_path,       "--task", request.task};
     std::vector<std::string> env;
     for (char** entry = environ; entry && *entry; ++entry) {
         std::string_view text(*entry);
@@ -139,7 +140,7 @@ TaskOutcome run_worker_task(const WorkerRequest& request) {
 
     auto deadline = started + request.load_deadline;
     milliseconds limit = request.load_deadline;  // the one in force
-    std::optional<Clock::time_point> kill_at;  // set once SIGTERM was sent
+    std::optional<Clock::time_point> kill_at;    // set once SIGTERM was sent
     bool timed_out = false, killed = false, done = false;
     std::optional<int> done_result;
     std::string protocol_error, buffer;
@@ -229,8 +230,8 @@ TaskOutcome run_worker_task(const WorkerRequest& request) {
             }
             buffer.erase(0, start);
             if (buffer.size() > protocol::max_line_bytes && protocol_error.empty())
-                protocol_error = "worker wrote a line longer than " +
-                                 std::to_string(protocol::max_line_bytes) + " bytes";
+                protocol_error =
+                    "worker wrote a line longer than " + std::to_string(protocol::max_line_bytes) + " bytes";
         }
     }
     if (!reaped) ::waitpid(pid, &status, 0);

@@ -36,8 +36,8 @@ enum class TaskEnd { completed, task_failed, load_failed, crashed, timeout, erro
 
 struct TaskOutcome {
     TaskEnd end = TaskEnd::error;
-    std::string message;  // one line, for everything but `completed`
-    std::optional<PluginRecord> plugin;        // from hello
+    std::string message;                 // one line, for everything but `completed`
+    std::optional<PluginRecord> plugin;  // from hello
     std::optional<protocol::LoadError> load_error;
     std::vector<Fact> facts;
     std::vector<Check> checks;

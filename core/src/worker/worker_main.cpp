@@ -1,8 +1,9 @@
 #include "worker/worker_main.h"
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdlib>
-#include <unistd.h>
 
 #include "plugins/host_api.h"
 #include "plugins/plugin_loader.h"
