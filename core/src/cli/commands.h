@@ -22,6 +22,7 @@ std::function<int()> register_doctor(CLI::App& app, const std::string& executabl
 std::function<int()> register_env(CLI::App& app, const std::string& executable);
 std::function<int()> register_plugins(CLI::App& app, const std::string& executable);
 std::function<int()> register_worker(CLI::App& app);
+std::function<int()> register_arch(CLI::App& app);
 
 std::string version_text();
 

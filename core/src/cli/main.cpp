@@ -50,6 +50,7 @@ int main(int argc, char** argv) {
         {"env", cli::register_env(app, executable)},
         {"plugins", cli::register_plugins(app, executable)},
         {"worker", cli::register_worker(app)},
+        {"arch", cli::register_arch(app)},
     };
     try {
         app.parse(argc, argv);

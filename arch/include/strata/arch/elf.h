@@ -1,0 +1,46 @@
+// A reader for ELF64 little-endian files: executables, shared libraries,
+// relocatable objects and bare cubins. It validates the header and section
+// table against the file's size and hands out section contents as views.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "strata/arch/bytes.h"
+#include "strata/arch/expected.h"
+
+namespace strata::arch {
+
+inline constexpr uint16_t elf_machine_cuda = 190;  // EM_CUDA
+inline constexpr uint32_t elf_section_progbits = 1;
+inline constexpr uint32_t elf_section_note = 7;
+inline constexpr uint32_t elf_section_nobits = 8;
+inline constexpr uint64_t elf_flag_execinstr = 0x4;
+
+struct ElfSection {
+    std::string name;
+    uint32_t type = 0;
+    uint64_t flags = 0;
+    uint64_t offset = 0;  // in the file
+    Bytes contents;       // empty for SHT_NOBITS
+};
+
+struct ElfFile {
+    uint16_t type = 0;  // 1 ET_REL, 2 ET_EXEC, 3 ET_DYN
+    uint16_t machine = 0;
+    uint8_t osabi = 0;
+    uint8_t abi_version = 0;
+    uint32_t flags = 0;
+    std::vector<ElfSection> sections;
+
+    const ElfSection* section(std::string_view name) const;
+};
+
+// True when the bytes start with the ELF magic (of any class).
+bool looks_like_elf(Bytes bytes);
+
+// Parses a whole ELF64 LE file; errors name the structure and offset at fault.
+Expected<ElfFile> parse_elf(Bytes bytes);
+
+}  // namespace strata::arch

@@ -1,0 +1,135 @@
+#include "strata/arch/binary.h"
+
+#include "strata/arch/image_info.h"
+
+namespace strata::arch {
+
+namespace {
+
+constexpr std::string_view archive_magic = "!<arch>\n";
+constexpr uint64_t archive_header_size = 60;
+
+// A bare cubin is one SASS image whose SM comes from its own e_flags.
+void add_cubin(Bytes bytes, const ElfFile& elf, const std::string& where, FatbinScan& out) {
+    FatbinImage image;
+    image.kind = ImageKind::sass;
+    image.raw_kind = 2;
+    image.sm = cubin_sm_from_flags(elf.flags, elf.abi_version);
+    image.version_major = 1;
+    image.version_minor = elf.abi_version;
+    image.section = where;
+    image.payload = bytes;
+    image.uncompressed_size = bytes.size();
+    out.images.push_back(std::move(image));
+}
+
+Expected<BinaryListing> read_elf(Bytes bytes, const std::string& prefix) {
+    auto elf = parse_elf(bytes);
+    if (!elf) return Error{elf.error()};
+    BinaryListing listing;
+    if (elf->machine == elf_machine_cuda) {
+        listing.format = BinaryFormat::cubin;
+        add_cubin(bytes, *elf, prefix + "(cubin)", listing.scan);
+        return listing;
+    }
+    listing.format = BinaryFormat::elf;
+    listing.scan = scan_elf(*elf);
+    if (!prefix.empty())
+        for (FatbinImage& image : listing.scan.images) image.section = prefix + image.section;
+    return listing;
+}
+
+uint64_t parse_decimal(Bytes field) {
+    uint64_t value = 0;
+    for (char c : field) {
+        if (c < '0' || c > '9') break;
+        if (value > (UINT64_MAX - 9) / 10) return UINT64_MAX;
+        value = value * 10 + static_cast<uint64_t>(c - '0');
+    }
+    return value;
+}
+
+Expected<BinaryListing> read_archive(Bytes bytes) {
+    BinaryListing listing;
+    listing.format = BinaryFormat::archive;
+    Bytes long_names;
+    uint64_t at = archive_magic.size();
+    while (in_bounds(bytes, at, archive_header_size)) {
+        Bytes header = slice(bytes, at, archive_header_size);
+        if (header.substr(58, 2) != "`\n")
+            return Error{"archive member header at " + hex(at) + " is corrupt"};
+        uint64_t size = parse_decimal(header.substr(48, 10));
+        uint64_t data = at + archive_header_size;
+        if (!in_bounds(bytes, data, size))
+            return Error{"archive member at " + hex(at) + " (" + std::to_string(size) +
+                         " bytes) runs past the end"};
+        std::string name(header.substr(0, 16));
+        while (!name.empty() && name.back() == ' ') name.pop_back();
+        Bytes member = slice(bytes, data, size);
+        if (name == "//") {
+            long_names = member;
+        } else if (name.size() > 1 && name[0] == '/' && name[1] >= '0' && name[1] <= '9') {
+            uint64_t offset = parse_decimal(Bytes(name).substr(1));
+            if (offset < long_names.size()) {
+                size_t end = long_names.find("/\n", offset);
+                name =
+                    std::string(long_names.substr(offset, end == Bytes::npos ? Bytes::npos : end - offset));
+            }
+        } else if (!name.empty() && name.back() == '/') {
+            name.pop_back();
+        }
+        if (name != "/" && name != "/SYM64/" && name != "//" && looks_like_elf(member)) {
+            auto inner = read_elf(member, name + ":");
+            if (!inner) {
+                listing.scan.warnings.push_back("archive member " + name + ": " + inner.error());
+                at = data + size + (size & 1);
+                continue;
+            }
+            auto& images = inner->scan.images;
+            listing.scan.images.insert(listing.scan.images.end(), images.begin(), images.end());
+            listing.scan.containers += inner->scan.containers;
+            for (const std::string& warning : inner->scan.warnings)
+                listing.scan.warnings.push_back(name + ": " + warning);
+        }
+        at = data + size + (size & 1);  // members are 2-byte aligned
+    }
+    return listing;
+}
+
+}  // namespace
+
+std::string_view binary_format_name(BinaryFormat format) {
+    switch (format) {
+        case BinaryFormat::elf: return "elf";
+        case BinaryFormat::cubin: return "cubin";
+        case BinaryFormat::fatbin: return "fatbin";
+        case BinaryFormat::archive: return "archive";
+        case BinaryFormat::not_binary: return "not a binary";
+    }
+    return "not a binary";
+}
+
+BinaryFormat sniff_format(Bytes bytes) {
+    if (looks_like_elf(bytes)) return BinaryFormat::elf;  // or cubin: decided on parsing
+    if (bytes.substr(0, archive_magic.size()) == archive_magic) return BinaryFormat::archive;
+    if (bytes.substr(0, 4) == std::string_view("\x50\xED\x55\xBA", 4)) return BinaryFormat::fatbin;
+    return BinaryFormat::not_binary;
+}
+
+Expected<BinaryListing> read_binary(Bytes bytes) {
+    switch (sniff_format(bytes)) {
+        case BinaryFormat::elf:
+        case BinaryFormat::cubin: return read_elf(bytes, "");
+        case BinaryFormat::archive: return read_archive(bytes);
+        case BinaryFormat::fatbin: {
+            BinaryListing listing;
+            listing.format = BinaryFormat::fatbin;
+            scan_bytes(bytes, 0, "(fatbin)", /*strict=*/true, listing.scan);
+            return listing;
+        }
+        case BinaryFormat::not_binary: break;
+    }
+    return Error{"not an ELF file, archive or fat binary"};
+}
+
+}  // namespace strata::arch

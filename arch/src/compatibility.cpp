@@ -1,0 +1,142 @@
+#include "strata/arch/compatibility.h"
+
+#include <algorithm>
+#include <set>
+
+namespace strata::arch {
+
+namespace {
+
+bool family_contains(uint32_t family_sm, uint32_t sm) {
+    auto members = family_members(family_sm);
+    return std::find(members.begin(), members.end(), sm) != members.end();
+}
+
+bool is_tegra(uint32_t sm) {
+    const ArchInfo* info = find_architecture(sm);
+    return info && info->tegra;
+}
+
+std::string name_of(const FatbinImage& image) {
+    return image.target_name();
+}
+
+// Reasons name the image and the rule, so a person can see what to rebuild.
+Decision sass(const FatbinImage& image, const Target& target) {
+    std::string gpu = "CC " + cc_text(target.sm);
+    switch (image.variant) {
+        case Variant::arch_specific:
+            if (image.sm == target.sm)
+                return {Verdict::native, name_of(image) + " is built for exactly " + gpu};
+            return {Verdict::none,
+                    name_of(image) + " runs only on CC " + cc_text(image.sm) + " (arch-specific 'a')"};
+        case Variant::family_specific:
+            if (family_contains(image.sm, target.sm))
+                return {Verdict::native, name_of(image) + " covers the family " + gpu + " belongs to"};
+            return {Verdict::none,
+                    name_of(image) + " runs only on the sm_" + std::to_string(image.sm) + "f family"};
+        case Variant::plain: break;
+    }
+    if (cc_major(image.sm) != cc_major(target.sm))
+        return {Verdict::none, name_of(image) + " SASS runs only on CC " +
+                                   std::to_string(cc_major(image.sm)) + ".x (the major version must match)"};
+    if (cc_minor(image.sm) > cc_minor(target.sm))
+        return {Verdict::none, name_of(image) + " needs CC " + cc_text(image.sm) + " or a later " +
+                                   std::to_string(cc_major(image.sm)) + ".x"};
+    if (image.sm != target.sm && (is_tegra(image.sm) || is_tegra(target.sm)))
+        return {Verdict::none, name_of(image) + " SASS does not cross between desktop and Tegra GPUs"};
+    return {Verdict::native, name_of(image) + " runs natively on " + gpu};
+}
+
+Decision ptx(const FatbinImage& image, const Target& target) {
+    std::string gpu = "CC " + cc_text(target.sm);
+    if (image.variant == Variant::arch_specific && image.sm != target.sm)
+        return {Verdict::none, name_of(image) + " PTX compiles only for CC " + cc_text(image.sm)};
+    if (image.variant == Variant::family_specific && !family_contains(image.sm, target.sm))
+        return {Verdict::none,
+                name_of(image) + " PTX compiles only for the sm_" + std::to_string(image.sm) + "f family"};
+    if (image.sm > target.sm)
+        return {Verdict::none, name_of(image) + " PTX needs CC " + cc_text(image.sm) + " or newer"};
+    if (target.driver) {
+        auto needed = cuda_for_ptx_isa(image.version_major, image.version_minor);
+        auto supported = cuda_supported_by_driver(*target.driver);
+        std::string isa = std::to_string(image.version_major) + "." + std::to_string(image.version_minor);
+        if (needed && (!supported || *supported < *needed))
+            return {Verdict::none, name_of(image) + " is PTX ISA " + isa + ", which needs a CUDA " +
+                                       needed->text() + " driver; driver " + target.driver->text +
+                                       " supports CUDA " +
+                                       (supported ? supported->text() : "older than 10.2") +
+                                       " (error 222, unsupported PTX version)"};
+    }
+    return {Verdict::jit, name_of(image) + " PTX is JIT-compiled for " + gpu + " at first load"};
+}
+
+int rank(const FatbinImage& image) {
+    // Among images the GPU can run: the closest SM wins, arch-specific over
+    // family over plain (the most specialised code the driver would pick).
+    int variant = image.variant == Variant::arch_specific     ? 2
+                  : image.variant == Variant::family_specific ? 1
+                                                              : 0;
+    return static_cast<int>(image.sm) * 4 + variant;
+}
+
+}  // namespace
+
+std::string_view verdict_name(Verdict verdict) {
+    switch (verdict) {
+        case Verdict::native: return "native";
+        case Verdict::jit: return "jit";
+        case Verdict::none: return "none";
+    }
+    return "none";
+}
+
+Decision decide_image(const FatbinImage& image, const Target& target) {
+    if (image.kind == ImageKind::ltoir)
+        return {Verdict::none,
+                name_of(image) + " is LTO-IR, linked at run time by nvJitLink, not loaded as is"};
+    if (image.kind == ImageKind::unknown)
+        return {Verdict::none,
+                "image kind " + std::to_string(image.raw_kind) + " is not one this strata knows"};
+    if (image.compression == Compression::zstd && target.driver && *target.driver < zstd_minimum_driver())
+        return {Verdict::none, name_of(image) + " is ZSTD-compressed, which needs driver " +
+                                   zstd_minimum_driver().text + " (CUDA 12.4) or newer; driver " +
+                                   target.driver->text + " reports an invalid image (error 200)"};
+    return image.kind == ImageKind::sass ? sass(image, target) : ptx(image, target);
+}
+
+FileDecision decide_file(const std::vector<FatbinImage>& images, const Target& target) {
+    FileDecision best;
+    const FatbinImage* best_native = nullptr;
+    const FatbinImage* best_jit = nullptr;
+    std::string native_reason, jit_reason, ptx_refusal;
+    for (const FatbinImage& image : images) {
+        Decision decision = decide_image(image, target);
+        if (decision.verdict == Verdict::native && (!best_native || rank(image) > rank(*best_native))) {
+            best_native = &image;
+            native_reason = decision.reason;
+        } else if (decision.verdict == Verdict::jit && (!best_jit || rank(image) > rank(*best_jit))) {
+            best_jit = &image;
+            jit_reason = decision.reason;
+        } else if (decision.verdict == Verdict::none && image.kind == ImageKind::ptx && ptx_refusal.empty() &&
+                   image.sm <= target.sm) {
+            ptx_refusal = decision.reason;
+        }
+    }
+    if (best_native) return {Verdict::native, best_native, native_reason};
+    if (best_jit)
+        return {Verdict::jit, best_jit, jit_reason + " (expect a slow first launch; cached afterwards)"};
+    std::set<std::string> present;
+    for (const FatbinImage& image : images)
+        if (image.kind == ImageKind::sass || image.kind == ImageKind::ptx)
+            present.insert(image.target_name());
+    std::string have;
+    for (const std::string& name : present) have += (have.empty() ? "" : " ") + name;
+    best.reason = "no image for CC " + cc_text(target.sm) +
+                  " (has: " + (have.empty() ? "no SASS or PTX" : have) + ")" +
+                  (ptx_refusal.empty() ? "" : "; " + ptx_refusal) +
+                  " — expect 'no kernel image is available for execution on the device' (error 209)";
+    return best;
+}
+
+}  // namespace strata::arch
