@@ -86,6 +86,7 @@ Expected<BinaryListing> read_archive(Bytes bytes) {
                 continue;
             }
             auto& images = inner->scan.images;
+            for (FatbinImage& image : images) image.offset += data;  // member-relative -> file offset
             listing.scan.images.insert(listing.scan.images.end(), images.begin(), images.end());
             listing.scan.containers += inner->scan.containers;
             for (const std::string& warning : inner->scan.warnings)

@@ -1,0 +1,175 @@
+// Binaries nvcc built at test time with known -gencode sets: the exact image
+// list, and the verdict for a matrix of targets.
+#include <catch2/catch.hpp>
+
+#include "strata/arch/binary.h"
+#include "strata/arch/compatibility.h"
+#include "strata/arch/image_info.h"
+#include "strata/arch/mapped_file.h"
+
+using namespace strata::arch;
+
+namespace {
+
+struct Loaded {
+    MappedFile file;
+    BinaryListing listing;
+};
+
+Loaded load(const std::string& name) {
+    auto file = MappedFile::open(std::string(STRATA_ARCH_FIXTURES) + "/" + name);
+    INFO(name);
+    REQUIRE(file);
+    auto listing = read_binary(file->bytes());
+    REQUIRE(listing);
+    CHECK(listing->scan.warnings.empty());
+    return {std::move(*file), std::move(*listing)};
+}
+
+// "sass sm_80 none" for each image, in file order.
+std::vector<std::string> describe(const BinaryListing& listing) {
+    std::vector<std::string> out;
+    for (const FatbinImage& image : listing.scan.images)
+        out.push_back(std::string(image_kind_name(image.kind)) + " " + image.target_name() + " " +
+                      std::string(compression_name(image.compression)));
+    return out;
+}
+
+Verdict verdict(const BinaryListing& listing, uint32_t sm, const char* driver = nullptr) {
+    Target target{sm, driver ? parse_driver_version(driver) : std::nullopt};
+    return decide_file(listing.scan.images, target).verdict;
+}
+
+using V = std::vector<std::string>;
+
+}  // namespace
+
+TEST_CASE("SASS only: an sm_80 cubin runs on 8.6 natively but not on 9.0") {
+    Loaded sm80 = load("sm80.o");
+    CHECK(describe(sm80.listing) == V{"sass sm_80 none"});
+    CHECK(verdict(sm80.listing, 80) == Verdict::native);
+    CHECK(verdict(sm80.listing, 86) == Verdict::native);
+    CHECK(verdict(sm80.listing, 89) == Verdict::native);
+    CHECK(verdict(sm80.listing, 87) == Verdict::none);  // Tegra: no binary compatibility
+    CHECK(verdict(sm80.listing, 90) == Verdict::none);
+    CHECK(verdict(sm80.listing, 75) == Verdict::none);
+    auto decision = decide_file(sm80.listing.scan.images, {90, {}});
+    CHECK(decision.reason.find("no image for CC 9.0 (has: sm_80)") == 0);
+    CHECK(decision.reason.find("error 209") != std::string::npos);
+
+    Loaded both = load("sass_only.o");
+    CHECK(describe(both.listing) == V{"sass sm_80 none", "sass sm_90 none"});
+    auto on90 = decide_file(both.listing.scan.images, {90, {}});
+    REQUIRE(on90.image);
+    CHECK(on90.image->target_name() == "sm_90");
+    CHECK(verdict(both.listing, 100) == Verdict::none);
+}
+
+TEST_CASE("PTX only: compute_120 JITs on 12.1 but not on 10.0, and not on an older driver") {
+    Loaded ptx = load("ptx_only.o");
+    CHECK(describe(ptx.listing) == V{"ptx compute_120 zstd"});
+    const FatbinImage& image = ptx.listing.scan.images.at(0);
+    CHECK(image.version_major == 9);
+    CHECK(image.version_minor == 0);
+    CHECK(verdict(ptx.listing, 120) == Verdict::jit);
+    CHECK(verdict(ptx.listing, 121) == Verdict::jit);
+    CHECK(verdict(ptx.listing, 100) == Verdict::none);
+    CHECK(verdict(ptx.listing, 121, "580.65.06") == Verdict::jit);
+    auto old = decide_file(ptx.listing.scan.images, {121, parse_driver_version("575.51.03")});
+    CHECK(old.verdict == Verdict::none);
+    CHECK(
+        old.reason.find("PTX ISA 9.0, which needs a CUDA 13.0 driver; driver 575.51.03 supports CUDA 12.9") !=
+        std::string::npos);
+    auto text = image_contents(image);
+    REQUIRE(text);
+    auto header = parse_ptx_header(*text);
+    REQUIRE(header);
+    CHECK(header->isa_version == "9.0");
+    CHECK(header->target == "sm_120");
+}
+
+TEST_CASE("SASS + PTX: native where the SASS fits, JIT everywhere newer") {
+    Loaded fixture = load("sass_ptx.o");
+    CHECK(describe(fixture.listing) == V{"sass sm_80 none", "ptx compute_80 zstd"});
+    CHECK(verdict(fixture.listing, 86) == Verdict::native);
+    CHECK(verdict(fixture.listing, 90) == Verdict::jit);
+    CHECK(verdict(fixture.listing, 120) == Verdict::jit);
+    CHECK(verdict(fixture.listing, 75) == Verdict::none);
+}
+
+TEST_CASE("arch-specific and family-specific targets") {
+    Loaded fixture = load("arch_family.o");
+    CHECK(describe(fixture.listing) == V{"sass sm_90a none", "sass sm_100f none", "ptx compute_120f zstd"});
+    const auto& images = fixture.listing.scan.images;
+    // sm_90a runs on 9.0 only.
+    CHECK(decide_image(images[0], {90, {}}).verdict == Verdict::native);
+    CHECK(decide_image(images[0], {100, {}}).verdict == Verdict::none);
+    // sm_100f runs on the 10.0 family: 10.0 and 10.3, not 11.0 or 12.0.
+    CHECK(decide_image(images[1], {100, {}}).verdict == Verdict::native);
+    CHECK(decide_image(images[1], {103, {}}).verdict == Verdict::native);
+    CHECK(decide_image(images[1], {110, {}}).verdict == Verdict::none);
+    // compute_120f compiles for 12.0 and 12.1 only.
+    CHECK(decide_image(images[2], {121, {}}).verdict == Verdict::jit);
+    CHECK(decide_image(images[2], {103, {}}).verdict == Verdict::none);
+    CHECK(verdict(fixture.listing, 89) == Verdict::none);
+}
+
+TEST_CASE("relocatable device code (-rdc=true): images in __nv_relfatbin, SASS compressed by default") {
+    Loaded fixture = load("rdc.o");
+    CHECK(describe(fixture.listing) == V{"sass sm_86 zstd", "ptx compute_86 zstd"});
+    CHECK(fixture.listing.scan.images[0].section == "__nv_relfatbin");
+    CHECK(fixture.listing.scan.images[1].options == "--compile-only");
+    auto cubin = image_contents(fixture.listing.scan.images[0]);
+    REQUIRE(cubin);
+    auto info = read_cubin_info(*cubin);
+    REQUIRE(info);
+    CHECK(info->elf_type == 1);  // ET_REL
+    CHECK(info->sm == 86);
+}
+
+TEST_CASE("compression: -compress-all (ZSTD), --compress-mode=speed (LZ4), none") {
+    Loaded zstd = load("compress_all.o");
+    CHECK(describe(zstd.listing) == V{"sass sm_89 zstd", "ptx compute_89 zstd"});
+    Loaded lz4 = load("compress_lz4.o");
+    CHECK(describe(lz4.listing) == V{"sass sm_75 lz4", "ptx compute_75 lz4"});
+    Loaded none = load("compress_none.o");
+    CHECK(describe(none.listing) == V{"sass sm_75 none", "ptx compute_75 none"});
+    // The same cubin decompresses to what the uncompressed build holds.
+    for (const Loaded* fixture : {&zstd, &lz4, &none}) {
+        auto cubin = image_contents(fixture->listing.scan.images[0]);
+        REQUIRE(cubin);
+        CHECK(cubin->size() == fixture->listing.scan.images[0].uncompressed_size);
+        auto info = read_cubin_info(*cubin);
+        REQUIRE(info);
+        CHECK(info->toolkit.rfind("13.", 0) == 0);
+    }
+    auto lz4_cubin = image_contents(lz4.listing.scan.images[0]);
+    auto none_cubin = image_contents(none.listing.scan.images[0]);
+    CHECK(*lz4_cubin == *none_cubin);
+    // ZSTD needs a CUDA 12.4 (R550) driver; LZ4 does not.
+    CHECK(verdict(zstd.listing, 89, "545.23.06") == Verdict::none);
+    CHECK(decide_file(zstd.listing.scan.images, {89, parse_driver_version("545.23.06")})
+              .reason.find("ZSTD-compressed") != std::string::npos);
+    CHECK(verdict(zstd.listing, 89, "550.54.14") == Verdict::native);
+    CHECK(verdict(lz4.listing, 75, "545.23.06") == Verdict::native);
+}
+
+TEST_CASE("a bare cubin, a raw fatbin, a shared library and a static archive") {
+    Loaded cubin = load("kernel.cubin");
+    CHECK(cubin.listing.format == BinaryFormat::cubin);
+    CHECK(describe(cubin.listing) == V{"sass sm_86 none"});
+    Loaded fatbin = load("kernel.fatbin");
+    CHECK(fatbin.listing.format == BinaryFormat::fatbin);
+    CHECK(describe(fatbin.listing) == V{"sass sm_80 none", "ptx compute_80 zstd"});
+    Loaded shared = load("libshared.so");
+    CHECK(shared.listing.format == BinaryFormat::elf);
+    // nvcc 13 always device-links: the TU's images and the link step's.
+    for (const std::string& image : describe(shared.listing))
+        CHECK((image == "sass sm_75 none" || image == "sass sm_90 none"));
+    CHECK(shared.listing.scan.images.size() >= 2);
+    Loaded archive = load("libarchive.a");
+    CHECK(archive.listing.format == BinaryFormat::archive);
+    CHECK(describe(archive.listing) == V{"sass sm_80 none", "sass sm_90 none", "ptx compute_120 zstd"});
+    CHECK(archive.listing.scan.images[0].section == "sass_only.o:.nv_fatbin");
+    CHECK(archive.listing.scan.images[2].section == "ptx_only.o:.nv_fatbin");
+}

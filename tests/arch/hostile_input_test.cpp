@@ -1,0 +1,217 @@
+// Malformed input of every kind: a clear error (or a clean partial listing),
+// never a crash or a read out of bounds. Runs under ASan + UBSan in CI.
+#include <catch2/catch.hpp>
+#include <cstring>
+
+#include "strata/arch/binary.h"
+#include "strata/arch/compatibility.h"
+#include "strata/arch/image_info.h"
+
+using namespace strata::arch;
+
+namespace {
+
+void put16(std::string& s, size_t at, uint16_t v) {
+    std::memcpy(s.data() + at, &v, 2);
+}
+void put32(std::string& s, size_t at, uint32_t v) {
+    std::memcpy(s.data() + at, &v, 4);
+}
+void put64(std::string& s, size_t at, uint64_t v) {
+    std::memcpy(s.data() + at, &v, 8);
+}
+
+// One container with one entry of `kind` for `sm`, carrying `payload`.
+std::string container(uint16_t kind, uint32_t sm, const std::string& payload, uint64_t flags = 0x11,
+                      uint16_t major = 1, uint16_t minor = 8) {
+    std::string entry(0x40, '\0');
+    put16(entry, 0, kind);
+    put16(entry, 2, 0x0101);
+    put32(entry, 4, 0x40);
+    put64(entry, 8, payload.size());
+    put16(entry, 0x18, minor);
+    put16(entry, 0x1A, major);
+    put32(entry, 0x1C, sm);
+    put64(entry, 0x28, flags);
+    entry += payload;
+    std::string header(16, '\0');
+    put32(header, 0, 0xBA55ED50);
+    put16(header, 4, 1);
+    put16(header, 6, 16);
+    put64(header, 8, entry.size());
+    return header + entry;
+}
+
+Expected<BinaryListing> read(const std::string& bytes) {
+    return read_binary(bytes);
+}
+
+}  // namespace
+
+TEST_CASE("a synthetic fat binary lists its image") {
+    auto listing = read(container(2, 90, std::string(64, 'x')));
+    REQUIRE(listing);
+    REQUIRE(listing->scan.images.size() == 1);
+    CHECK(listing->scan.images[0].target_name() == "sm_90");
+    CHECK(listing->scan.images[0].compression == Compression::none);
+    CHECK(listing->scan.warnings.empty());
+}
+
+TEST_CASE("unknown image kinds are kept and named, never fatal") {
+    auto listing = read(container(0x40, 100, std::string(8, 'x')));
+    REQUIRE(listing);
+    REQUIRE(listing->scan.images.size() == 1);
+    CHECK(listing->scan.images[0].kind == ImageKind::unknown);
+    CHECK(listing->scan.images[0].target_name() == "kind64_100");
+    CHECK(decide_image(listing->scan.images[0], {100, {}}).reason ==
+          "image kind 64 is not one this strata knows");
+}
+
+TEST_CASE("every truncation of a valid fat binary is refused or listed cleanly") {
+    std::string good = container(1, 80, std::string(".version 9.0\n.target sm_80\n") + std::string(4, '\0'));
+    for (size_t n = 0; n <= good.size(); ++n) {
+        auto listing = read(good.substr(0, n));
+        if (listing) CHECK(listing->scan.images.size() <= 1);
+    }
+    auto cut = read(good.substr(0, good.size() - 1));
+    REQUIRE(cut);
+    CHECK(cut->scan.images.empty());
+    REQUIRE(cut->scan.warnings.size() == 1);
+    CHECK(cut->scan.warnings[0].find("past the end") != std::string::npos);
+}
+
+TEST_CASE("oversized lengths are refused with the offending values") {
+    std::string bytes = container(2, 90, std::string(64, 'x'));
+    SECTION("container size") {
+        put64(bytes, 8, ~uint64_t{0});
+        auto listing = read(bytes);
+        REQUIRE(listing);
+        REQUIRE(listing->scan.warnings.size() == 1);
+        CHECK(listing->scan.warnings[0] ==
+              "(fatbin): container at 0x0 declares 0xffffffffffffffff bytes of entries, past the end of "
+              "(fatbin)");
+    }
+    SECTION("payload size") {
+        put64(bytes, 16 + 8, uint64_t{1} << 62);
+        auto listing = read(bytes);
+        REQUIRE(listing);
+        CHECK(listing->scan.images.empty());
+        CHECK(listing->scan.warnings.at(0).find("runs past its container") != std::string::npos);
+    }
+    SECTION("entry header size") {
+        put32(bytes, 16 + 4, 0xffffffff);
+        auto listing = read(bytes);
+        REQUIRE(listing);
+        CHECK(listing->scan.images.empty());
+        CHECK_FALSE(listing->scan.warnings.empty());
+    }
+    SECTION("a header smaller than the base header cannot loop forever") {
+        put32(bytes, 16 + 4, 0);
+        auto listing = read(bytes);
+        REQUIRE(listing);
+        CHECK(listing->scan.warnings.at(0).find("header version 0x101 and size 0x0") != std::string::npos);
+    }
+}
+
+TEST_CASE("compressed payloads that lie are errors when decompressed, not crashes") {
+    std::string bytes = container(2, 90, std::string(16, '\x42'), 0x8011);
+    put32(bytes, 16 + 0x10, 16);    // compressed size
+    put64(bytes, 16 + 0x38, 4096);  // claimed uncompressed size
+    auto listing = read(bytes);
+    REQUIRE(listing);
+    REQUIRE(listing->scan.images.size() == 1);
+    CHECK(listing->scan.images[0].compression == Compression::zstd);
+    auto contents = image_contents(listing->scan.images[0]);
+    CHECK_FALSE(contents);
+    CHECK(contents.error().rfind("zstd: ", 0) == 0);
+
+    put64(bytes, 16 + 0x28, 0x2011);  // now LZ4
+    auto lz4 = read(bytes);
+    REQUIRE(lz4);
+    CHECK_FALSE(image_contents(lz4->scan.images[0]));
+
+    put64(bytes, 16 + 0x38, uint64_t{1} << 40);  // absurd size: refused before allocating
+    auto huge = read(bytes);
+    REQUIRE(huge);
+    CHECK(image_contents(huge->scan.images[0]).error().find("uncompressed size") != std::string::npos);
+
+    put32(bytes, 16 + 0x10, 1000);  // compressed size beyond the payload
+    auto beyond = read(bytes);
+    REQUIRE(beyond);
+    CHECK(beyond->scan.images.empty());
+}
+
+TEST_CASE("ELF headers that point outside the file are refused with the offsets") {
+    std::string elf(64, '\0');
+    std::memcpy(elf.data(),
+                "\x7f"
+                "ELF",
+                4);
+    elf[4] = 2;
+    elf[5] = 1;
+    put16(elf, 58, 64);
+    put16(elf, 60, 3);
+    put64(elf, 40, 0x1000);
+    auto outside = read(elf);
+    REQUIRE_FALSE(outside);
+    CHECK(outside.error() == "section table at 0x1000 lies outside the file (0x40 bytes)");
+
+    elf.resize(64 + 64 * 2, '\0');
+    put64(elf, 40, 64);
+    put16(elf, 60, 2);
+    put32(elf, 64 + 64 + 4, 1);                  // section 1: PROGBITS
+    put64(elf, 64 + 64 + 24, 0x10);              // offset
+    put64(elf, 64 + 64 + 32, ~uint64_t{0} - 8);  // size that wraps when added
+    auto wraps = read(elf);
+    REQUIRE_FALSE(wraps);
+    CHECK(wraps.error().find("runs past the end of the file") != std::string::npos);
+
+    CHECK(read(std::string("\x7f"
+                           "ELF\x01\x01",
+                           6))
+              .error()
+              .rfind("ELF header truncated", 0) == 0);
+    std::string elf32(64, '\0');
+    std::memcpy(elf32.data(),
+                "\x7f"
+                "ELF\x01\x01",
+                6);
+    CHECK(read(elf32).error() == "32-bit ELF is not supported (only ELF64)");
+    CHECK(read("hello").error() == "not an ELF file, archive or fat binary");
+}
+
+TEST_CASE("a section that holds a container whose entries point back at itself terminates") {
+    // Self-reference: a container whose entry payload is another copy of the
+    // container header. Scanning skips a parsed container whole, so the inner
+    // magic is never re-entered.
+    std::string inner = container(2, 80, std::string(8, 'y'));
+    std::string outer = container(2, 90, inner);
+    auto listing = read(outer);
+    REQUIRE(listing);
+    CHECK(listing->scan.containers == 1);
+    CHECK(listing->scan.images.size() == 1);
+}
+
+TEST_CASE("archives with corrupt member headers are refused") {
+    std::string archive = "!<arch>\n" + std::string(60, ' ');
+    auto bad = read(archive);
+    REQUIRE_FALSE(bad);
+    CHECK(bad.error() == "archive member header at 0x8 is corrupt");
+    std::string header = "x.o/            0           0     0     644     99999999  `\n";
+    auto truncated = read("!<arch>\n" + header);
+    REQUIRE_FALSE(truncated);
+    CHECK(truncated.error().find("runs past the end") != std::string::npos);
+}
+
+TEST_CASE("PTX headers and cubin notes are read from contents") {
+    auto ptx = parse_ptx_header(
+        "//\n// Generated by NVIDIA NVVM Compiler\n.version 9.1\n.target sm_121a\n.address_size 64\n");
+    REQUIRE(ptx);
+    CHECK(ptx->isa_version == "9.1");
+    CHECK(ptx->target == "sm_121a");
+    CHECK_FALSE(parse_ptx_header("no directives here"));
+    CHECK_FALSE(read_cubin_info("garbage"));
+    CHECK(cubin_sm_from_flags(0x06005A04, 8) == 90);
+    CHECK(cubin_sm_from_flags(0x004B054B, 7) == 75);
+    CHECK(cubin_sm_from_flags(0x06007902, 8) == 121);
+}
