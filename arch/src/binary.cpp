@@ -113,7 +113,8 @@ std::string_view binary_format_name(BinaryFormat format) {
 BinaryFormat sniff_format(Bytes bytes) {
     if (looks_like_elf(bytes)) return BinaryFormat::elf;  // or cubin: decided on parsing
     if (bytes.substr(0, archive_magic.size()) == archive_magic) return BinaryFormat::archive;
-    if (bytes.substr(0, 4) == std::string_view("\x50\xED\x55\xBA", 4)) return BinaryFormat::fatbin;
+    if (bytes.substr(0, 4) == std::string_view("\x50\xED\x55\xBA", 4))
+        return BinaryFormat::fatbin;  // 0xBA55ED50
     return BinaryFormat::not_binary;
 }
 

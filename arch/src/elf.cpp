@@ -67,8 +67,11 @@ Expected<ElfFile> parse_elf(Bytes bytes) {
                          hex(raw[i].size) + ") runs past the end of the file (" + hex(bytes.size()) +
                          " bytes)"};
     }
+    // Sections without file contents (SHT_NULL, SHT_NOBITS) were not bounds-checked above,
+    // so they can name nothing and hold no bytes.
+    auto has_contents = [](const Raw& r) { return r.type != elf_section_nobits && r.type != 0; };
     Bytes names;
-    if (shstrndx < shnum && raw[shstrndx].type != elf_section_nobits)
+    if (shstrndx < shnum && has_contents(raw[shstrndx]))
         names = slice(bytes, raw[shstrndx].offset, raw[shstrndx].size);
     elf.sections.reserve(raw.size());
     for (const Raw& r : raw) {
@@ -80,7 +83,7 @@ Expected<ElfFile> parse_elf(Bytes bytes) {
         section.type = r.type;
         section.flags = r.flags;
         section.offset = r.offset;
-        if (r.type != elf_section_nobits && r.type != 0) section.contents = slice(bytes, r.offset, r.size);
+        if (has_contents(r)) section.contents = slice(bytes, r.offset, r.size);
         elf.sections.push_back(std::move(section));
     }
     return elf;

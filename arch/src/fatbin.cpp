@@ -9,7 +9,8 @@ namespace strata::arch {
 
 namespace {
 
-constexpr uint32_t container_magic = 0xBA55ED50;
+// The container magic 0xBA55ED50, as it appears in a little-endian file.
+constexpr char container_magic[4] = {0x50, static_cast<char>(0xED), 0x55, static_cast<char>(0xBA)};
 constexpr uint64_t container_header_size = 16;
 constexpr uint64_t entry_header_min = 0x40;
 constexpr uint16_t entry_header_version = 0x0101;
@@ -140,10 +141,10 @@ std::string FatbinImage::target_name() const {
 }
 
 void scan_bytes(Bytes bytes, uint64_t file_offset, const std::string& section, bool strict, FatbinScan& out) {
-    static const char magic[4] = {0x50, static_cast<char>(0xED), 0x55, static_cast<char>(0xBA)};
     uint64_t at = 0;
     while (at + 4 <= bytes.size()) {
-        const void* hit = ::memmem(bytes.data() + at, bytes.size() - at, magic, sizeof magic);
+        const void* hit =
+            ::memmem(bytes.data() + at, bytes.size() - at, container_magic, sizeof container_magic);
         if (!hit) break;
         at = static_cast<uint64_t>(static_cast<const char*>(hit) - bytes.data());
         auto size = parse_container(bytes, at, file_offset, section, out);

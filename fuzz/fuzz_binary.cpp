@@ -1,0 +1,28 @@
+// The ELF, archive and fat-binary readers, with every image's contents
+// decompressed and, for cubins, parsed: the whole path `strata arch --details`
+// takes through an untrusted file.
+#include <cstdint>
+#include <string>
+
+#include "strata/arch/binary.h"
+#include "strata/arch/compatibility.h"
+#include "strata/arch/image_info.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    using namespace strata::arch;
+    auto listing = read_binary(std::string_view(reinterpret_cast<const char*>(data), size));
+    if (!listing) {
+        if (listing.error().empty()) __builtin_trap();  // a refusal always says why
+        return 0;
+    }
+    for (const FatbinImage& image : listing->scan.images) {
+        (void)decide_image(image, {90, parse_driver_version("580.65.06")});
+        if (image.uncompressed_size > (1u << 20)) continue;  // keep each run fast
+        auto contents = image_contents(image);
+        if (!contents) continue;
+        if (image.kind == ImageKind::ptx) (void)parse_ptx_header(*contents);
+        if (image.kind == ImageKind::sass) (void)read_cubin_info(*contents);
+    }
+    (void)decide_file(listing->scan.images, {121, {}});
+    return 0;
+}

@@ -1,0 +1,90 @@
+// `strata arch` end to end on the nvcc-built fixtures (needs nvcc at build time).
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "support/run_process.h"
+
+using strata::test::run_process;
+using strata::test::strata_binary;
+
+namespace {
+
+size_t line_count(const std::string& text) {
+    size_t lines = 0;
+    for (char c : text) lines += c == '\n';
+    return lines;
+}
+
+}  // namespace
+
+TEST_CASE("strata arch: files and trees, verdicts, JSON, and bad input") {
+    std::string dir = STRATA_TEST_ARCH_FIXTURES;
+    SECTION("a directory tree: binaries listed, other files skipped and counted") {
+        std::string tree = "/tmp/strata-cli-arch-tree";
+        std::filesystem::remove_all(tree);
+        std::filesystem::create_directories(tree + "/nested");
+        std::filesystem::copy_file(dir + "/sm80.o", tree + "/nested/sm80.o");
+        std::ofstream(tree + "/README.txt") << "not a binary\n";
+        auto result = run_process({strata_binary(), "arch", tree});
+        CHECK(result.exit_code == 0);
+        CHECK(result.out.find("nested/sm80.o  (elf, 1 container(s), 1 image(s))") != std::string::npos);
+        CHECK(result.out.find("runs natively on CC: 8.0 8.6 8.8 8.9") != std::string::npos);
+        CHECK(result.out.find("1 non-binary file(s) skipped") != std::string::npos);
+        std::filesystem::remove_all(tree);
+    }
+    SECTION("a target the file cannot run on exits 1 and says why") {
+        auto result = run_process({strata_binary(), "arch", dir + "/sm80.o", "--sm", "9.0"});
+        CHECK(result.exit_code == 1);
+        CHECK(result.out.find("CC 9.0: none — no image for CC 9.0 (has: sm_80)") != std::string::npos);
+        auto ok = run_process({strata_binary(), "arch", dir + "/sm80.o", "--sm", "sm_86"});
+        CHECK(ok.exit_code == 0);
+        CHECK(ok.out.find("CC 8.6: native") != std::string::npos);
+    }
+    SECTION("--json carries every image and the verdicts") {
+        auto result = run_process({strata_binary(), "arch", "--json", "--details", dir + "/ptx_only.o",
+                                   "--sm", "121", "--driver", "575.51.03"});
+        CHECK(result.exit_code == 1);
+        auto json = nlohmann::json::parse(result.out);
+        const auto& file = json["files"][0];
+        CHECK(file["images"][0]["target"] == "compute_120");
+        CHECK(file["images"][0]["ptx_target"] == "sm_120");
+        CHECK(file["verdicts"][0]["verdict"] == "none");
+        CHECK(file["verdicts"][0]["reason"].get<std::string>().find("needs a CUDA 13.0 driver") !=
+              std::string::npos);
+        CHECK(json["driver"] == "575.51.03");
+    }
+    SECTION("corrupt files get a per-file error and exit 2; bad flags exit 2") {
+        std::string corrupt = "/tmp/strata-cli-corrupt.so";
+        std::ofstream(corrupt) << std::string(
+                                      "\x7f"
+                                      "ELF\x02\x01\x01",
+                                      7)
+                               << std::string(100, '\xff');
+        auto result = run_process({strata_binary(), "arch", corrupt, dir + "/sm80.o"});
+        CHECK(result.exit_code == 2);
+        CHECK(result.out.find(corrupt + ": error: ") != std::string::npos);
+        CHECK(result.out.find("sm80.o  (elf") != std::string::npos);  // the good file is still listed
+        std::remove(corrupt.c_str());
+        for (std::vector<std::string> args : {std::vector<std::string>{"arch", "/nonexistent.so"},
+                                              {"arch", dir, "--sm", "banana"},
+                                              {"arch", dir, "--driver", "13.0"},
+                                              {"arch"}}) {
+            args.insert(args.begin(), strata_binary());
+            auto bad = run_process(args);
+            INFO(args.back());
+            CHECK(bad.exit_code == 2);
+            CHECK(line_count(bad.err) == 1);
+        }
+    }
+    SECTION("--gpu on a host without GPUs says so and lists without a target") {
+        auto result = run_process({strata_binary(), "arch", dir + "/sm80.o", "--gpu"});
+        if (result.err.find("no GPU found") != std::string::npos) {
+            CHECK(result.exit_code == 0);
+            CHECK(result.out.find("runs natively on CC") != std::string::npos);
+        } else {
+            CHECK(result.out.find("GPU 0 (") != std::string::npos);  // a GPU machine: a verdict per GPU
+        }
+    }
+}
