@@ -4,6 +4,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "doctor/kernel_images.h"
 #include "support/run_process.h"
 
 using strata::test::run_process;
@@ -87,4 +88,20 @@ TEST_CASE("strata arch: files and trees, verdicts, JSON, and bad input") {
             CHECK(result.out.find("GPU 0 (") != std::string::npos);  // a GPU machine: a verdict per GPU
         }
     }
+}
+
+TEST_CASE("the kernel-layer check names the image each GPU would load from strata's own kernels") {
+    std::string kernels = STRATA_TEST_KERNELS_LIBRARY;
+    auto h200 = strata::kernel_image_check({{0, "NVIDIA H200", 90}}, {kernels}, "580.65.06");
+    CHECK(h200.status == strata::Status::pass);
+    CHECK(h200.evidence == "GPU 0 (NVIDIA H200, CC 9.0): libstrata_kernels.so -> sm_90 (native)");
+    auto spark = strata::kernel_image_check({{0, "NVIDIA GB10", 121}}, {kernels}, "580.95.05");
+    CHECK(spark.status == strata::Status::pass);
+    CHECK(spark.evidence.find("-> sm_120 (native)") != std::string::npos);
+    auto thor = strata::kernel_image_check({{1, "NVIDIA Thor", 110}}, {kernels}, "580.65.06");
+    CHECK(thor.status == strata::Status::fail);
+    CHECK(thor.summary.find("GPU 1 (NVIDIA Thor, CC 11.0): libstrata_kernels.so: no image for CC 11.0") == 0);
+    CHECK_FALSE(thor.remedy.empty());
+    auto none = strata::kernel_image_check({{0, "x", 90}}, {}, "");
+    CHECK(none.status == strata::Status::skip);
 }

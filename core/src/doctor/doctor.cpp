@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "doctor/build_info.h"
+#include "doctor/kernel_images.h"
 #include "doctor/plugin_tasks.h"
 #include "probes/probes.h"
 
@@ -45,6 +46,7 @@ Report run_doctor(const RunOptions& options, const ProbeContext& context) {
     run_core_probes(context, report);
     auto loaded = probe_plugins(options, "probe", report);
     if (!options.selftests) return report;
+    check_own_kernel_images(options.executable, report);
     for (const auto& [candidate, record] : loaded) {
         if (!record.has_selftest) continue;
         Layer layer = record.layer.value_or(Layer::host);

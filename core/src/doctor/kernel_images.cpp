@@ -1,0 +1,86 @@
+#include "doctor/kernel_images.h"
+
+#include <filesystem>
+
+#include "plugins/discovery.h"
+#include "probes/probes.h"
+#include "strata/arch/binary.h"
+#include "strata/arch/compatibility.h"
+#include "strata/arch/mapped_file.h"
+
+namespace strata {
+
+std::vector<std::string> own_device_code_files(const std::string& executable) {
+    std::vector<std::string> files;
+    std::error_code ec;
+    auto kernels = (std::filesystem::path(executable).parent_path() / ".." / "lib" / "libstrata_kernels.so")
+                       .lexically_normal();
+    if (std::filesystem::exists(kernels, ec)) files.push_back(kernels.string());
+    for (const auto& entry : std::filesystem::directory_iterator(builtin_plugin_directory(executable), ec))
+        if (entry.path().extension() == ".so") files.push_back(entry.path().string());
+    return files;
+}
+
+Check kernel_image_check(const std::vector<GpuInfo>& gpus, const std::vector<std::string>& files,
+                         const std::string& driver_version) {
+    Status worst = Status::pass;
+    std::string evidence, first_problem;
+    auto driver = arch::parse_driver_version(driver_version);
+    size_t files_with_code = 0;
+    for (const std::string& path : files) {
+        auto file = arch::MappedFile::open(path);
+        if (!file) continue;
+        auto listing = arch::read_binary(file->bytes());
+        if (!listing || listing->scan.images.empty()) continue;
+        ++files_with_code;
+        std::string name = std::filesystem::path(path).filename().string();
+        for (const GpuInfo& gpu : gpus) {
+            auto decision = arch::decide_file(listing->scan.images, {gpu.sm, driver});
+            std::string gpu_text =
+                "GPU " + std::to_string(gpu.index) + " (" + gpu.name + ", CC " + arch::cc_text(gpu.sm) + ")";
+            std::string line = gpu_text + ": " + name + " -> " +
+                               (decision.image ? decision.image->target_name() : std::string("no image")) +
+                               " (" + std::string(arch::verdict_name(decision.verdict)) + ")";
+            evidence += (evidence.empty() ? "" : "\n") + line;
+            Status status = decision.verdict == arch::Verdict::native ? Status::pass
+                            : decision.verdict == arch::Verdict::jit  ? Status::warn
+                                                                      : Status::fail;
+            if (severity(status) > severity(worst)) {
+                worst = status;
+                first_problem = gpu_text + ": " + name + ": " + decision.reason;
+            }
+        }
+    }
+    if (files_with_code == 0)
+        return make_check("kernel.strata_images", Layer::kernel, Status::skip,
+                          "strata was built without device code (no nvcc): nothing to load");
+    std::string summary = worst == Status::pass ? "every GPU loads native SASS from strata's " +
+                                                      std::to_string(files_with_code) + " device-code file(s)"
+                                                : first_problem;
+    std::string remedy =
+        worst == Status::pass ? ""
+        : worst == Status::warn
+            ? "rebuild strata with this GPU's architecture in STRATA_CUDA_ARCHITECTURES to avoid the JIT"
+            : "rebuild strata with this GPU's architecture in STRATA_CUDA_ARCHITECTURES (or update the "
+              "driver "
+              "if the reason names one)";
+    return make_check("kernel.strata_images", Layer::kernel, worst, summary, evidence, remedy);
+}
+
+void check_own_kernel_images(const std::string& executable, Report& report) {
+    if (auto gate = report.gate_for(Layer::kernel)) {
+        report.add_check(
+            report.gated_check("kernel.strata_images", Layer::kernel, "kernel image check", *gate));
+        return;
+    }
+    GpuDiscovery discovery = discover_gpus();
+    if (discovery.gpus.empty()) {
+        report.add_check(make_check("kernel.strata_images", Layer::kernel, Status::skip,
+                                    "no GPU to load kernels on: " + discovery.problem));
+        return;
+    }
+    report.add_check(
+        kernel_image_check(discovery.gpus, own_device_code_files(executable), discovery.driver_version));
+}
+
+}  // namespace strata

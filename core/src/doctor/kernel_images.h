@@ -1,0 +1,30 @@
+// The kernel layer's first check: for each GPU present, which image of
+// strata's own device code (its kernels library and its plugins) the driver
+// would load — native SASS, PTX through the JIT, or nothing.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/report.h"
+#include "probes/nvml_gpus.h"
+
+namespace strata {
+
+struct DeviceCodeFile {
+    std::string path;
+    std::vector<std::string> images;  // kept for the fact: "sm_90", "compute_120", ...
+};
+
+// strata's own files that carry device code: <bin>/../lib/libstrata_kernels.so
+// and the built-in plugins.
+std::vector<std::string> own_device_code_files(const std::string& executable);
+
+// Pure: the check for these GPUs and files (tests feed both).
+Check kernel_image_check(const std::vector<GpuInfo>& gpus, const std::vector<std::string>& files,
+                         const std::string& driver_version);
+
+// Runs the check in `report`, gated by earlier layers, GPUs from NVML.
+void check_own_kernel_images(const std::string& executable, Report& report);
+
+}  // namespace strata
