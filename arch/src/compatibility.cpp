@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <set>
+#include <tuple>
+#include <tuple>
 
 namespace strata::arch {
 
@@ -126,12 +128,13 @@ FileDecision decide_file(const std::vector<FatbinImage>& images, const Target& t
     if (best_native) return {Verdict::native, best_native, native_reason};
     if (best_jit)
         return {Verdict::jit, best_jit, jit_reason + " (expect a slow first launch; cached afterwards)"};
-    std::set<std::string> present;
+    // SASS first, then PTX, each by SM: "sm_75 sm_80 sm_120 compute_120".
+    std::set<std::tuple<int, uint32_t, std::string>> present;
     for (const FatbinImage& image : images)
         if (image.kind == ImageKind::sass || image.kind == ImageKind::ptx)
-            present.insert(image.target_name());
+            present.insert({image.kind == ImageKind::sass ? 0 : 1, image.sm, image.target_name()});
     std::string have;
-    for (const std::string& name : present) have += (have.empty() ? "" : " ") + name;
+    for (const auto& [kind, sm, name] : present) have += (have.empty() ? "" : " ") + name;
     best.reason = "no image for CC " + cc_text(target.sm) +
                   " (has: " + (have.empty() ? "no SASS or PTX" : have) + ")" +
                   (ptx_refusal.empty() ? "" : "; " + ptx_refusal) +
