@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <set>
 #include <tuple>
-#include <tuple>
 
 namespace strata::arch {
 
@@ -111,7 +110,7 @@ FileDecision decide_file(const std::vector<FatbinImage>& images, const Target& t
     FileDecision best;
     const FatbinImage* best_native = nullptr;
     const FatbinImage* best_jit = nullptr;
-    std::string native_reason, jit_reason, ptx_refusal;
+    std::string native_reason, jit_reason, driver_refusal;
     for (const FatbinImage& image : images) {
         Decision decision = decide_image(image, target);
         if (decision.verdict == Verdict::native && (!best_native || rank(image) > rank(*best_native))) {
@@ -120,9 +119,10 @@ FileDecision decide_file(const std::vector<FatbinImage>& images, const Target& t
         } else if (decision.verdict == Verdict::jit && (!best_jit || rank(image) > rank(*best_jit))) {
             best_jit = &image;
             jit_reason = decision.reason;
-        } else if (decision.verdict == Verdict::none && image.kind == ImageKind::ptx && ptx_refusal.empty() &&
-                   image.sm <= target.sm) {
-            ptx_refusal = decision.reason;
+        } else if (decision.verdict == Verdict::none && target.driver && driver_refusal.empty() &&
+                   decide_image(image, {target.sm, std::nullopt}).verdict != Verdict::none) {
+            // The image fits the GPU; only the driver refuses it (ZSTD, PTX ISA).
+            driver_refusal = decision.reason;
         }
     }
     if (best_native) return {Verdict::native, best_native, native_reason};
@@ -135,10 +135,14 @@ FileDecision decide_file(const std::vector<FatbinImage>& images, const Target& t
             present.insert({image.kind == ImageKind::sass ? 0 : 1, image.sm, image.target_name()});
     std::string have;
     for (const auto& [kind, sm, name] : present) have += (have.empty() ? "" : " ") + name;
+    if (!driver_refusal.empty()) {
+        best.reason = "no image CC " + cc_text(target.sm) + " can use with driver " + target.driver->text +
+                      " (has: " + have + "): " + driver_refusal;
+        return best;
+    }
     best.reason = "no image for CC " + cc_text(target.sm) +
-                  " (has: " + (have.empty() ? "no SASS or PTX" : have) + ")" +
-                  (ptx_refusal.empty() ? "" : "; " + ptx_refusal) +
-                  " — expect 'no kernel image is available for execution on the device' (error 209)";
+                  " (has: " + (have.empty() ? "no SASS or PTX" : have) +
+                  ") — expect 'no kernel image is available for execution on the device' (error 209)";
     return best;
 }
 
