@@ -68,6 +68,12 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::vecto
     return result;
 }
 
+size_t line_count(const std::string& text) {
+    size_t lines = 0;
+    for (char c : text) lines += c == '\n';
+    return lines;
+}
+
 std::string strata_binary() {
     return STRATA_TEST_BINARY;
 }

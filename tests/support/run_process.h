@@ -18,6 +18,9 @@ struct ProcessResult {
 ProcessResult run_process(const std::vector<std::string>& argv,
                           const std::vector<std::string>& environment = {});
 
+// Lines in a captured output: one-line errors are checked with it.
+size_t line_count(const std::string& text);
+
 // Path of the strata binary under test (set by CMake).
 std::string strata_binary();
 std::string test_plugin(const std::string& name);  // libstrata_plugin_test_<name>.so

@@ -7,18 +7,9 @@
 #include "doctor/kernel_images.h"
 #include "support/run_process.h"
 
+using strata::test::line_count;
 using strata::test::run_process;
 using strata::test::strata_binary;
-
-namespace {
-
-size_t line_count(const std::string& text) {
-    size_t lines = 0;
-    for (char c : text) lines += c == '\n';
-    return lines;
-}
-
-}  // namespace
 
 TEST_CASE("strata arch: files and trees, verdicts, JSON, and bad input") {
     std::string dir = STRATA_TEST_ARCH_FIXTURES;

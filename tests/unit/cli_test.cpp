@@ -5,18 +5,9 @@
 
 #include "support/run_process.h"
 
+using strata::test::line_count;
 using strata::test::run_process;
 using strata::test::strata_binary;
-
-namespace {
-
-size_t line_count(const std::string& text) {
-    size_t lines = 0;
-    for (char c : text) lines += c == '\n';
-    return lines;
-}
-
-}  // namespace
 
 TEST_CASE("strata --version names the build, toolkit and kernel architectures") {
     auto result = run_process({strata_binary(), "--version"});

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "model/ids.h"
 #include "plugins/host_api.h"
 #include "plugins/plugin_loader.h"
 
@@ -125,6 +126,7 @@ TEST_CASE("the host table rejects what the ABI does not allow") {
     bad_status.struct_size = sizeof bad_status;
     bad_status.abi_major = STRATA_PLUGIN_ABI_MAJOR;
     bad_status.id = STRATA_STR("x.check");
+    bad_status.summary = STRATA_STR("a summary");
     bad_status.layer = STRATA_LAYER_HOST;
     bad_status.status = 42;
     host.emit_check(host.context, &bad_status);
@@ -137,14 +139,25 @@ TEST_CASE("the host table rejects what the ABI does not allow") {
     host.emit_fact(host.context, nullptr);
     host.log(host.context, STRATA_LOG_INFO, strata_str{nullptr, 10});
 
+    strata_check bad_id = null_keys;
+    bad_id.fact_key_count = 0;
+    bad_id.id = STRATA_STR("not dotted");
+    host.emit_check(host.context, &bad_id);
+    strata_check no_summary = bad_id;
+    no_summary.id = STRATA_STR("x.check");
+    no_summary.summary = strata_str{nullptr, 0};
+    host.emit_check(host.context, &no_summary);
+
     CHECK(sink.facts.empty());
     CHECK(sink.checks.empty());
-    REQUIRE(sink.invalid.size() == 6);
+    REQUIRE(sink.invalid.size() == 8);
     CHECK(sink.invalid[0] == "fact 'x.nan' has a value that is not finite");
     CHECK(sink.invalid[1].find("struct_size 4") != std::string::npos);
     CHECK(sink.invalid[2] == "check 'x.check' has unknown status 42");
     CHECK(sink.invalid[3] == "check 'x.check' has fact_key_count but no fact_keys");
     CHECK(sink.invalid[4] == "fact pointer is NULL");
+    CHECK(sink.invalid[6] == "check id 'not dotted' is not a dotted id like 'runtime.x.ready'");
+    CHECK(sink.invalid[7] == "check 'x.check' has no summary");
 }
 
 TEST_CASE("dlerror texts are classified") {
@@ -158,4 +171,18 @@ TEST_CASE("dlerror texts are classified") {
     auto symbol = classify_dlerror("/p/plugin.so", "/p/plugin.so: undefined symbol: cuCtxCreate_v3");
     CHECK(symbol.kind == "undefined_symbol");
     CHECK(symbol.library == "cuCtxCreate_v3");
+}
+
+TEST_CASE("dotted ids") {
+    CHECK(is_dotted_id("driver.libcuda"));
+    CHECK(is_dotted_id("host.search_path.copies.libcudart.so.13"));
+    CHECK(is_dotted_id("env.NVIDIA_VISIBLE_DEVICES"));
+    CHECK(is_dotted_id("library.cudnn.libcudnn_adv-9"));
+    CHECK_FALSE(is_dotted_id("driver"));
+    CHECK_FALSE(is_dotted_id(""));
+    CHECK_FALSE(is_dotted_id(".x"));
+    CHECK_FALSE(is_dotted_id("x."));
+    CHECK_FALSE(is_dotted_id("a..b"));
+    CHECK_FALSE(is_dotted_id("a b.c"));
+    CHECK_FALSE(is_dotted_id("a-b.c"));
 }

@@ -53,12 +53,20 @@ TEST_CASE("lines that are not the protocol are refused with a reason") {
     CHECK(error == "not a JSON object");
     CHECK_FALSE(protocol::decode(R"({"type":"fact","value":1})", error));
     CHECK(error == "missing field 'key'");
-    CHECK_FALSE(
-        protocol::decode(R"({"type":"check","id":"a","layer":"moon","status":"pass","summary":""})", error));
+    CHECK_FALSE(protocol::decode(
+        R"({"type":"check","id":"a.b","layer":"moon","status":"pass","summary":"s"})", error));
     CHECK(error == "unknown layer 'moon'");
-    CHECK_FALSE(
-        protocol::decode(R"({"type":"check","id":"a","layer":"host","status":"great","summary":""})", error));
+    CHECK_FALSE(protocol::decode(
+        R"({"type":"check","id":"a.b","layer":"host","status":"great","summary":"s"})", error));
     CHECK(error == "unknown status 'great'");
+    CHECK_FALSE(protocol::decode(
+        R"({"type":"check","id":"nodots","layer":"host","status":"pass","summary":"s"})", error));
+    CHECK(error == "check id 'nodots' is not a dotted id");
+    CHECK_FALSE(protocol::decode(R"({"type":"check","id":"a.b","layer":"host","status":"pass","summary":""})",
+                                 error));
+    CHECK(error == "check 'a.b' has no summary");
+    CHECK_FALSE(protocol::decode(R"({"type":"fact","key":"a..b","value":1})", error));
+    CHECK(error == "fact key 'a..b' is not a dotted id");
     CHECK_FALSE(protocol::decode(R"({"type":"teleport"})", error));
     CHECK(error == "unknown message type 'teleport'");
     CHECK_FALSE(protocol::decode(R"({"type":"hello","protocol":99,"plugin":{}})", error));

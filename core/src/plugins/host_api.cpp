@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <optional>
 
+#include "model/ids.h"
 #include "model/layer.h"
 
 namespace strata {
@@ -51,7 +52,8 @@ void emit_fact(void* context, const strata_fact* fact) {
     auto key = text(fact->key, sink, "key");
     auto source = text(fact->source, sink, "source");
     if (!key || !source) return;
-    if (key->empty()) return sink.on_invalid("fact with an empty key");
+    if (!is_dotted_id(*key))
+        return sink.on_invalid("fact key '" + *key + "' is not a dotted id like 'runtime.x.version'");
     Fact out;
     out.key = std::move(*key);
     out.source = std::move(*source);
@@ -95,7 +97,9 @@ void emit_check(void* context, const strata_check* check) {
     auto evidence = text(check->evidence, sink, "evidence");
     auto remedy = text(check->remedy, sink, "remedy");
     if (!id || !summary || !evidence || !remedy) return;
-    if (id->empty()) return sink.on_invalid("check with an empty id");
+    if (!is_dotted_id(*id))
+        return sink.on_invalid("check id '" + *id + "' is not a dotted id like 'runtime.x.ready'");
+    if (summary->empty()) return sink.on_invalid("check '" + *id + "' has no summary");
     auto layer = layer_from_abi(check->layer);
     if (!layer)
         return sink.on_invalid("check '" + *id + "' has unknown layer " + std::to_string(check->layer));

@@ -61,7 +61,7 @@ void probe_kernel_module(const ProbeContext& context, Report& report) {
 }
 
 void probe_libcuda(const ProbeContext& context, Report& report) {
-    LibrarySearch search(context);
+    const LibrarySearch& search = context.library_search();
     auto copies = search.find_all("libcuda.so.1");
     Json paths = Json::array();
     for (const LibraryLocation& copy : copies) paths.push_back(copy.real_path);
@@ -102,7 +102,7 @@ void probe_libcuda(const ProbeContext& context, Report& report) {
 // A stubs directory on LD_LIBRARY_PATH is harmful even when it only holds
 // libcuda.so (not .so.1): programs that dlopen("libcuda.so") get the stub.
 void probe_stub_on_path(const ProbeContext& context, Report& report) {
-    LibrarySearch search(context);
+    const LibrarySearch& search = context.library_search();
     std::vector<std::string> stubs;
     for (size_t i = 0; i < search.ld_library_path().size(); ++i) {
         const std::string& directory = search.ld_library_path()[i];

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <system_error>
 
+#include "probes/library_search.h"
+
 extern char** environ;
 
 namespace strata {
@@ -35,6 +37,11 @@ std::optional<std::string> ProbeContext::read(std::string_view machine_path, siz
 bool ProbeContext::exists(std::string_view machine_path) const {
     std::error_code ec;
     return std::filesystem::exists(at(machine_path), ec);
+}
+
+const LibrarySearch& ProbeContext::library_search() const {
+    if (!library_search_) library_search_ = std::make_shared<const LibrarySearch>(*this);
+    return *library_search_;
 }
 
 std::optional<std::string> ProbeContext::env(std::string_view name) const {

@@ -20,7 +20,7 @@ const std::regex cuda_soname(
 }  // namespace
 
 void probe_search_path(const ProbeContext& context, Report& report) {
-    LibrarySearch search(context);
+    const LibrarySearch& search = context.library_search();
     // Candidates: every CUDA soname in an LD_LIBRARY_PATH directory or in
     // ld.so.cache; find_all() then says which copies the loader would see.
     std::set<std::string> sonames;

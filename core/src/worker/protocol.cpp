@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "model/ids.h"
+
 namespace strata::protocol {
 
 namespace {
@@ -104,19 +106,22 @@ Message decode_object(const Json& object) {
         if (fact.value.is_number_float() && !std::isfinite(fact.value.get<double>()))
             throw std::runtime_error("fact value is not finite");
         fact.source = optional_string(object, "source");
-        if (fact.key.empty()) throw std::runtime_error("fact with an empty key");
+        if (!is_dotted_id(fact.key))
+            throw std::runtime_error("fact key '" + fact.key + "' is not a dotted id");
         return fact;
     }
     if (type == "check") {
         Check check;
         check.id = string_field(object, "id");
-        if (check.id.empty()) throw std::runtime_error("check with an empty id");
+        if (!is_dotted_id(check.id))
+            throw std::runtime_error("check id '" + check.id + "' is not a dotted id");
         check.layer = layer_field(object);
         std::string status = string_field(object, "status");
         auto parsed = parse_status(status);
         if (!parsed) throw std::runtime_error("unknown status '" + status + "'");
         check.status = *parsed;
         check.summary = string_field(object, "summary");
+        if (check.summary.empty()) throw std::runtime_error("check '" + check.id + "' has no summary");
         check.evidence = optional_string(object, "evidence");
         check.remedy = optional_string(object, "remedy");
         if (auto it = object.find("facts"); it != object.end())
