@@ -3,6 +3,7 @@
 #include <map>
 #include <tuple>
 
+#include "report/json_stream.h"
 #include "strata/arch/image_info.h"
 
 namespace strata {
@@ -140,68 +141,81 @@ std::string render_arch_text(const ScanResult& scan, const ArchOptions& options)
     return out + "\n";
 }
 
-Json arch_to_json(const ScanResult& scan, const ArchOptions& options) {
-    Json files = Json::array();
+std::string arch_to_json(const ScanResult& scan, const ArchOptions& options) {
+    JsonStream json;
+    json.begin_object().field("schema_version", "1.0.0").key("driver");
+    if (options.driver)
+        json.value(options.driver->text);
+    else
+        json.null();
+    json.key("files").begin_array();
     for (const ScannedFile& file : scan.files) {
-        Json entry = {{"path", file.path}};
+        json.begin_object().field("path", file.path);
         if (!file.error.empty()) {
-            entry["error"] = file.error;
-            files.push_back(entry);
+            json.field("error", file.error).end_object();
             continue;
         }
-        Json images = Json::array();
-        for (const FatbinImage& image : file.listing.scan.images) {
-            Json j = {
-                {"kind", arch::image_kind_name(image.kind)},
-                {"raw_kind", image.raw_kind},
-                {"target", image.target_name()},
-                {"sm", image.sm},
-                {"variant", arch::variant_suffix(image.variant)},
-                {"compression", arch::compression_name(image.compression)},
-                {"version", std::to_string(image.version_major) + "." + std::to_string(image.version_minor)},
-                {"section", image.section},
-                {"offset", image.offset},
-                {"stored_bytes", image.payload.size()},
-                {"uncompressed_bytes", image.uncompressed_size}};
-            if (!image.options.empty()) j["ptxas_options"] = image.options;
+        const auto& images = file.listing.scan.images;
+        json.field("format", arch::binary_format_name(file.listing.format))
+            .field("containers", file.listing.scan.containers)
+            .key("warnings")
+            .begin_array();
+        for (const std::string& warning : file.listing.scan.warnings) json.value(warning);
+        json.end_array().key("images").begin_array();
+        for (const FatbinImage& image : images) {
+            json.begin_object()
+                .field("kind", arch::image_kind_name(image.kind))
+                .field("raw_kind", image.raw_kind)
+                .field("target", image.target_name())
+                .field("sm", image.sm)
+                .field("variant", arch::variant_suffix(image.variant))
+                .field("compression", arch::compression_name(image.compression))
+                .field("version",
+                       std::to_string(image.version_major) + "." + std::to_string(image.version_minor))
+                .field("section", image.section)
+                .field("offset", image.offset)
+                .field("stored_bytes", image.payload.size())
+                .field("uncompressed_bytes", image.uncompressed_size);
+            if (!image.options.empty()) json.field("ptxas_options", image.options);
             if (options.details) {
                 Details d = details_of(image);
-                if (!d.toolkit.empty()) j["toolkit"] = d.toolkit;
-                if (!d.ptx_target.empty()) j["ptx_target"] = d.ptx_target;
-                if (!d.error.empty()) j["contents_error"] = d.error;
+                if (!d.toolkit.empty()) json.field("toolkit", d.toolkit);
+                if (!d.ptx_target.empty()) json.field("ptx_target", d.ptx_target);
+                if (!d.error.empty()) json.field("contents_error", d.error);
             }
-            images.push_back(std::move(j));
+            json.end_object();
         }
-        entry["format"] = arch::binary_format_name(file.listing.format);
-        entry["containers"] = file.listing.scan.containers;
-        entry["warnings"] = file.listing.scan.warnings;
-        entry["images"] = std::move(images);
+        json.end_array();
         if (has_device_code(file)) {
-            Coverage coverage = coverage_of(file.listing.scan.images, options.driver);
-            Json native = Json::array(), jit = Json::array();
-            for (uint32_t sm : coverage.native) native.push_back(arch::cc_text(sm));
-            for (uint32_t sm : coverage.jit) jit.push_back(arch::cc_text(sm));
-            entry["runs_natively_on"] = native;
-            entry["runs_by_jit_on"] = jit;
-            Json verdicts = Json::array();
+            Coverage coverage = coverage_of(images, options.driver);
+            json.key("runs_natively_on").begin_array();
+            for (uint32_t sm : coverage.native) json.value(arch::cc_text(sm));
+            json.end_array().key("runs_by_jit_on").begin_array();
+            for (uint32_t sm : coverage.jit) json.value(arch::cc_text(sm));
+            json.end_array().key("verdicts").begin_array();
             for (const ArchTarget& target : options.targets) {
-                auto decision = arch::decide_file(file.listing.scan.images, target_of(target, options));
-                verdicts.push_back(
-                    {{"target", target.label},
-                     {"compute_capability", arch::cc_text(target.sm)},
-                     {"verdict", arch::verdict_name(decision.verdict)},
-                     {"image", decision.image ? Json(decision.image->target_name()) : Json(nullptr)},
-                     {"reason", decision.reason}});
+                auto decision = arch::decide_file(images, target_of(target, options));
+                json.begin_object()
+                    .field("target", target.label)
+                    .field("compute_capability", arch::cc_text(target.sm))
+                    .field("verdict", arch::verdict_name(decision.verdict))
+                    .key("image");
+                if (decision.image)
+                    json.value(decision.image->target_name());
+                else
+                    json.null();
+                json.field("reason", decision.reason).end_object();
             }
-            entry["verdicts"] = verdicts;
+            json.end_array();
         }
-        files.push_back(std::move(entry));
+        json.end_object();
     }
-    return {{"schema_version", "1.0.0"},
-            {"driver", options.driver ? Json(options.driver->text) : Json(nullptr)},
-            {"files", files},
-            {"skipped_non_binaries", scan.skipped},
-            {"exit_code", arch_exit_code(scan, options)}};
+    json.end_array()
+        .field("skipped_non_binaries", scan.skipped)
+        .key("exit_code")
+        .value(arch_exit_code(scan, options))
+        .end_object();
+    return json.text();
 }
 
 int arch_exit_code(const ScanResult& scan, const ArchOptions& options) {

@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "binaries/binary_scan.h"
-#include "model/fact.h"
 #include "strata/arch/compatibility.h"
 
 namespace strata {
@@ -24,7 +23,8 @@ struct ArchOptions {
 };
 
 std::string render_arch_text(const ScanResult& scan, const ArchOptions& options);
-Json arch_to_json(const ScanResult& scan, const ArchOptions& options);
+// Compact, strict JSON, streamed: a library can hold tens of thousands of images.
+std::string arch_to_json(const ScanResult& scan, const ArchOptions& options);
 // 2 if a file could not be read, else 1 if a file with device code cannot run
 // on a target, else 0.
 int arch_exit_code(const ScanResult& scan, const ArchOptions& options);

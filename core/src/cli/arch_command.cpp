@@ -56,7 +56,7 @@ std::function<int()> register_arch(CLI::App& app) {
         }
         ScanResult scan = scan_paths(options->paths);
         if (options->json)
-            std::cout << arch_to_json(scan, arch_options).dump(2) << '\n';
+            std::cout << arch_to_json(scan, arch_options) << '\n';
         else
             std::cout << render_arch_text(scan, arch_options);
         return arch_exit_code(scan, arch_options);

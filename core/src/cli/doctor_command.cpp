@@ -54,7 +54,7 @@ std::function<int()> register_doctor(CLI::App& app, const std::string& executabl
             if (!out) throw UsageError("cannot write JUnit report to '" + options->junit + "'");
         }
         if (options->json)
-            std::cout << report_to_json(report, info).dump(2) << '\n';
+            std::cout << to_json_text(report_to_json(report, info), 2) << '\n';
         else if (options->markdown)
             std::cout << render_markdown(report);
         else
@@ -71,7 +71,7 @@ std::function<int()> register_env(CLI::App& app, const std::string& executable) 
     return [options, executable]() {
         Report report = run_environment(make_run_options(*options, executable), ProbeContext::live());
         Json out = {{"schema_version", report_schema_version}, {"environment", environment_to_json(report)}};
-        std::cout << out.dump(2) << '\n';
+        std::cout << to_json_text(out, 2) << '\n';
         return 0;
     };
 }
@@ -91,7 +91,8 @@ std::function<int()> register_plugins(CLI::App& app, const std::string& executab
         Report report = run_load_report(make_run_options(options->plugins, executable));
         if (options->json) {
             Json full = report_to_json(report, info);
-            std::cout << Json{{"schema_version", report_schema_version}, {"plugins", full["plugins"]}}.dump(2)
+            std::cout << to_json_text(
+                             Json{{"schema_version", report_schema_version}, {"plugins", full["plugins"]}}, 2)
                       << '\n';
         } else {
             std::cout << render_plugin_table(report);

@@ -32,8 +32,8 @@ std::string render_markdown(const Report& report) {
     out += "\n<details><summary>Environment</summary>\n\n| fact | value | source |\n|---|---|---|\n";
     for (const Fact& fact : report.facts())
         out += "| `" + fact.key + "` | " +
-               cell(fact.value.is_string() ? fact.value.get<std::string>() : fact.value.dump()) + " | " +
-               cell(fact.source) + " |\n";
+               cell(fact.value.is_string() ? fact.value.get<std::string>() : to_json_text(fact.value)) +
+               " | " + cell(fact.source) + " |\n";
     out += "\n</details>\n";
     return out;
 }

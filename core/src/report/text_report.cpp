@@ -28,7 +28,7 @@ struct Style {
 std::string fact_text(const Report& report, std::string_view key) {
     const Fact* fact = report.find_fact(key);
     if (!fact) return "?";
-    return fact->value.is_string() ? fact->value.get<std::string>() : fact->value.dump();
+    return fact->value.is_string() ? fact->value.get<std::string>() : to_json_text(fact->value);
 }
 
 void indent_block(std::string& out, std::string_view label, const std::string& text) {

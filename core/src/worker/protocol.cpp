@@ -8,9 +8,7 @@ namespace strata::protocol {
 
 namespace {
 
-std::string line(const Json& object) {
-    return object.dump(-1, ' ', false, Json::error_handler_t::replace);
-}
+std::string line(const Json& object) { return to_json_text(object); }
 
 // Typed field access that throws a readable message on a wrong document.
 const Json& field(const Json& object, const char* name) {
@@ -95,7 +93,7 @@ Message decode_object(const Json& object) {
     if (type == "hello") {
         const Json& protocol_version = field(object, "protocol");
         if (!protocol_version.is_number_integer() || protocol_version.get<int>() != version)
-            throw std::runtime_error("worker speaks protocol " + protocol_version.dump() +
+            throw std::runtime_error("worker speaks protocol " + to_json_text(protocol_version) +
                                      ", this strata speaks " + std::to_string(version));
         return Hello{plugin_from_json(field(object, "plugin"))};
     }

@@ -1,0 +1,120 @@
+#include "report/json_stream.h"
+
+#include <cstdio>
+
+namespace strata {
+
+namespace {
+
+// Length of the valid UTF-8 sequence starting at `s[i]`, or 0 if invalid.
+size_t utf8_sequence(std::string_view s, size_t i) {
+    auto byte = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+    unsigned char c = byte(i);
+    size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    if (n == 0 || i + n > s.size()) return 0;
+    for (size_t k = 1; k < n; ++k)
+        if ((byte(i + k) & 0xC0) != 0x80) return 0;
+    if (n == 2 && c < 0xC2) return 0;                          // overlong
+    if (n == 3 && c == 0xE0 && byte(i + 1) < 0xA0) return 0;   // overlong
+    if (n == 3 && c == 0xED && byte(i + 1) >= 0xA0) return 0;  // surrogate
+    if (n == 4 && (c > 0xF4 || (c == 0xF0 && byte(i + 1) < 0x90) || (c == 0xF4 && byte(i + 1) >= 0x90)))
+        return 0;
+    return n;
+}
+
+}  // namespace
+
+void append_json_string(std::string& out, std::string_view text) {
+    out += '"';
+    for (size_t i = 0; i < text.size();) {
+        unsigned char c = static_cast<unsigned char>(text[i]);
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += static_cast<char>(c);
+            ++i;
+        } else if (c < 0x20) {
+            char escaped[8];
+            std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
+            out += escaped;
+            ++i;
+        } else if (size_t n = utf8_sequence(text, i); n > 0) {
+            out.append(text.substr(i, n));
+            i += n;
+        } else {
+            out += "\\ufffd";
+            ++i;
+        }
+    }
+    out += '"';
+}
+
+void JsonStream::separate() {
+    if (after_key_) {
+        after_key_ = false;
+        return;
+    }
+    if (!first_.empty()) {
+        if (!first_.back()) out_ += ',';
+        first_.back() = false;
+    }
+}
+
+JsonStream& JsonStream::begin_object() {
+    separate();
+    out_ += '{';
+    first_.push_back(true);
+    return *this;
+}
+
+JsonStream& JsonStream::end_object() {
+    out_ += '}';
+    first_.pop_back();
+    return *this;
+}
+
+JsonStream& JsonStream::begin_array() {
+    separate();
+    out_ += '[';
+    first_.push_back(true);
+    return *this;
+}
+
+JsonStream& JsonStream::end_array() {
+    out_ += ']';
+    first_.pop_back();
+    return *this;
+}
+
+JsonStream& JsonStream::key(std::string_view name) {
+    separate();
+    append_json_string(out_, name);
+    out_ += ':';
+    after_key_ = true;
+    return *this;
+}
+
+JsonStream& JsonStream::value(std::string_view text) {
+    separate();
+    append_json_string(out_, text);
+    return *this;
+}
+
+JsonStream& JsonStream::value(uint64_t number) {
+    separate();
+    out_ += std::to_string(number);
+    return *this;
+}
+
+JsonStream& JsonStream::value(int number) {
+    separate();
+    out_ += std::to_string(number);
+    return *this;
+}
+
+JsonStream& JsonStream::null() {
+    separate();
+    out_ += "null";
+    return *this;
+}
+
+}  // namespace strata
