@@ -20,6 +20,7 @@
 #define MODE_REQUIRED_MISSING 8
 #define MODE_SELFTEST_LIBRARY 9
 #define MODE_UNDEFINED_SYMBOL 10
+#define MODE_LINGERING_CHILD 11
 
 #ifndef TEST_PLUGIN_MODE
 #error "define TEST_PLUGIN_MODE"
@@ -92,6 +93,12 @@ static strata_task_result probe(const strata_host_api* host) {
     if (strata_test_ghost_answer() != 42) return STRATA_TASK_FAILED;
 #elif TEST_PLUGIN_MODE == MODE_UNDEFINED_SYMBOL
     if (strata_test_symbol_nobody_defines() != 42) return STRATA_TASK_FAILED;
+#elif TEST_PLUGIN_MODE == MODE_LINGERING_CHILD
+    /* A helper process that outlives the task and keeps the worker's pipes open. */
+    if (fork() == 0) {
+        sleep(5);
+        _exit(0);
+    }
 #endif
     {
         strata_fact fact;

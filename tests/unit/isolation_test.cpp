@@ -50,6 +50,14 @@ TEST_CASE("a plugin that succeeds reports facts, checks, measurements and logs")
     CHECK(outcome.logs[0].message == "probe finished");
 }
 
+TEST_CASE("a process the plugin leaves behind does not hold the task open") {
+    auto started = std::chrono::steady_clock::now();
+    TaskOutcome outcome = run("lingering_child");
+    CHECK(outcome.end == TaskEnd::completed);
+    CHECK(outcome.checks.size() == 1);
+    CHECK(std::chrono::steady_clock::now() - started < 3s);  // the helper sleeps 5 s
+}
+
 TEST_CASE("a segfault becomes crashed, with the signal and the last stderr lines") {
     TaskOutcome outcome = run("segfault");
     CHECK(outcome.end == TaskEnd::crashed);
@@ -158,7 +166,8 @@ TEST_CASE("a full doctor run reports every plugin, each with its own status") {
 
     std::map<std::string, PluginState> states;
     for (const PluginRecord& plugin : report.plugins()) states[plugin.name] = plugin.state;
-    CHECK(states.size() == 12);
+    CHECK(states.size() == 13);
+    CHECK(states["test_lingering_child"] == PluginState::loaded);
     CHECK(states["test_undefined_symbol"] == PluginState::error);
     CHECK(states["test_ok"] == PluginState::loaded);
     CHECK(states["test_selftest_library"] == PluginState::loaded);

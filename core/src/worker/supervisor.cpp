@@ -129,6 +129,9 @@ TaskOutcome run_worker_task(const WorkerRequest& request) {
     }
     auto started = Clock::now();
     pid_t pid = spawn(request, protocol_pipe.write, output_pipe.write);
+    // Also set in the child; doing it here too closes the window in which a
+    // deadline could signal a group that does not exist yet.
+    if (pid > 0) ::setpgid(pid, pid);
     close_fd(protocol_pipe.write);
     close_fd(output_pipe.write);
     if (pid < 0) {
@@ -209,6 +212,9 @@ TaskOutcome run_worker_task(const WorkerRequest& request) {
         }
         int ready = ::poll(fds, 2, wait_ms);
         if (ready < 0 && errno != EINTR) break;
+        // The worker is gone and nothing more arrives: a process it left
+        // behind may hold the pipes open, but the task is over.
+        if (ready == 0 && reaped) break;
         char chunk[65536];
         for (int i = 0; i < 2; ++i) {
             if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
