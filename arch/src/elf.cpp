@@ -10,12 +10,6 @@ constexpr uint64_t max_sections = 1 << 20;
 
 }  // namespace
 
-const ElfSection* ElfFile::section(std::string_view name) const {
-    for (const ElfSection& s : sections)
-        if (s.name == name) return &s;
-    return nullptr;
-}
-
 bool looks_like_elf(Bytes bytes) {
     return bytes.substr(0, 4) ==
            "\x7f"

@@ -33,8 +33,6 @@ struct ElfFile {
     uint8_t abi_version = 0;
     uint32_t flags = 0;
     std::vector<ElfSection> sections;
-
-    const ElfSection* section(std::string_view name) const;
 };
 
 // True when the bytes start with the ELF magic (of any class).
