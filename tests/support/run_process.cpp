@@ -74,6 +74,10 @@ size_t line_count(const std::string& text) {
     return lines;
 }
 
+std::string scratch_path(const std::string& name) {
+    return "/tmp/strata-test-" + std::to_string(::getpid()) + "-" + name;
+}
+
 std::string strata_binary() {
     return STRATA_TEST_BINARY;
 }

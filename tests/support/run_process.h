@@ -21,6 +21,10 @@ ProcessResult run_process(const std::vector<std::string>& argv,
 // Lines in a captured output: one-line errors are checked with it.
 size_t line_count(const std::string& text);
 
+// A path under /tmp unique to this test process, so two builds' suites (or
+// ctest -j) never share scratch files.
+std::string scratch_path(const std::string& name);
+
 // Path of the strata binary under test (set by CMake).
 std::string strata_binary();
 std::string test_plugin(const std::string& name);  // libstrata_plugin_test_<name>.so

@@ -14,7 +14,7 @@ using strata::test::strata_binary;
 TEST_CASE("strata arch: files and trees, verdicts, JSON, and bad input") {
     std::string dir = STRATA_TEST_ARCH_FIXTURES;
     SECTION("a directory tree: binaries listed, other files skipped and counted") {
-        std::string tree = "/tmp/strata-cli-arch-tree";
+        std::string tree = strata::test::scratch_path("arch-tree");
         std::filesystem::remove_all(tree);
         std::filesystem::create_directories(tree + "/nested");
         std::filesystem::copy_file(dir + "/sm80.o", tree + "/nested/sm80.o");
@@ -48,7 +48,7 @@ TEST_CASE("strata arch: files and trees, verdicts, JSON, and bad input") {
         CHECK(json["driver"] == "575.51.03");
     }
     SECTION("corrupt files get a per-file error and exit 2; bad flags exit 2") {
-        std::string corrupt = "/tmp/strata-cli-corrupt.so";
+        std::string corrupt = strata::test::scratch_path("corrupt.so");
         std::ofstream(corrupt) << std::string(
                                       "\x7f"
                                       "ELF\x02\x01\x01",

@@ -73,7 +73,7 @@ TEST_CASE("text output has no colour when piped, Markdown and JUnit render the s
     CHECK(markdown.out.find("| layer | status | summary |") != std::string::npos);
     CHECK(markdown.out.find("`driver.kernel_module`") != std::string::npos);
 
-    std::string junit_path = "/tmp/strata-cli-test-junit.xml";
+    std::string junit_path = strata::test::scratch_path("junit.xml");
     auto junit = run_process({strata_binary(), "doctor", "--no-builtin-plugins", "--junit", junit_path});
     std::ifstream in(junit_path);
     std::string xml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

@@ -149,7 +149,7 @@ TEST_CASE("a worker binary that does not exist is an error, not a hang") {
 
 TEST_CASE("a full doctor run reports every plugin, each with its own status") {
     // A world-writable copy of a good plugin must be refused, not loaded.
-    std::filesystem::path dir = std::filesystem::temp_directory_path() / "strata-writable-plugin";
+    std::filesystem::path dir = test::scratch_path("writable-plugin");
     std::filesystem::create_directories(dir);
     std::filesystem::path writable = dir / "libstrata_plugin_writable.so";
     std::filesystem::copy_file(test::test_plugin("ok"), writable,
