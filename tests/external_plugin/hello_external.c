@@ -2,11 +2,10 @@
 #include "strata/plugin.h"
 
 static strata_task_result probe(const strata_host_api* host) {
-    strata_check check = {STRATA_STRUCT_HEADER(strata_check)};
-    check.id = (strata_str)STRATA_STR("host.hello_external.greeting");
-    check.layer = STRATA_LAYER_HOST;
-    check.status = STRATA_STATUS_PASS;
-    check.summary = (strata_str)STRATA_STR("hello from a plugin built out of tree");
+    strata_check check = {STRATA_STRUCT_HEADER(strata_check),
+                          .id = STRATA_STR("host.hello_external.greeting"), .layer = STRATA_LAYER_HOST,
+                          .status = STRATA_STATUS_PASS,
+                          .summary = STRATA_STR("hello from a plugin built out of tree")};
     host->emit_check(host->context, &check);
     return STRATA_TASK_OK;
 }

@@ -37,34 +37,26 @@ int strata_test_ghost_answer(void);
 int strata_test_symbol_nobody_defines(void);
 #endif
 
+static strata_str text(const char* value) {
+    strata_str out = {value, strlen(value)};
+    return out;
+}
+
 static void emit_pass(const strata_host_api* host, const char* id, strata_layer layer, const char* summary) {
-    strata_check check;
-    memset(&check, 0, sizeof check);
-    check.struct_size = sizeof check;
-    check.abi_major = STRATA_PLUGIN_ABI_MAJOR;
-    check.abi_minor = STRATA_PLUGIN_ABI_MINOR;
-    check.id.data = id;
-    check.id.size = strlen(id);
+    strata_check check = {STRATA_STRUCT_HEADER(strata_check)};
+    check.id = text(id);
     check.layer = layer;
     check.status = STRATA_STATUS_PASS;
-    check.summary.data = summary;
-    check.summary.size = strlen(summary);
+    check.summary = text(summary);
     host->emit_check(host->context, &check);
 }
 
 static void emit_string_fact(const strata_host_api* host, const char* key, const char* value) {
-    strata_fact fact;
-    memset(&fact, 0, sizeof fact);
-    fact.struct_size = sizeof fact;
-    fact.abi_major = STRATA_PLUGIN_ABI_MAJOR;
-    fact.abi_minor = STRATA_PLUGIN_ABI_MINOR;
-    fact.key.data = key;
-    fact.key.size = strlen(key);
+    strata_fact fact = {STRATA_STRUCT_HEADER(strata_fact)};
+    fact.key = text(key);
     fact.type = STRATA_VALUE_STRING;
-    fact.string_value.data = value;
-    fact.string_value.size = strlen(value);
-    fact.source.data = "test plugin";
-    fact.source.size = strlen("test plugin");
+    fact.string_value = text(value);
+    fact.source = text("test plugin");
     host->emit_fact(host->context, &fact);
 }
 
@@ -101,29 +93,18 @@ static strata_task_result probe(const strata_host_api* host) {
     }
 #endif
     {
-        strata_fact fact;
-        memset(&fact, 0, sizeof fact);
-        fact.struct_size = sizeof fact;
-        fact.abi_major = STRATA_PLUGIN_ABI_MAJOR;
-        fact.abi_minor = STRATA_PLUGIN_ABI_MINOR;
-        fact.key.data = "runtime." TEST_PLUGIN_NAME ".answer";
-        fact.key.size = strlen(fact.key.data);
+        strata_fact fact = {STRATA_STRUCT_HEADER(strata_fact)};
+        fact.key = text("runtime." TEST_PLUGIN_NAME ".answer");
         fact.type = STRATA_VALUE_INT;
         fact.int_value = 42;
         host->emit_fact(host->context, &fact);
     }
     emit_string_fact(host, "runtime." TEST_PLUGIN_NAME ".greeting", "hello from " TEST_PLUGIN_NAME);
     {
-        strata_measurement m;
-        memset(&m, 0, sizeof m);
-        m.struct_size = sizeof m;
-        m.abi_major = STRATA_PLUGIN_ABI_MAJOR;
-        m.abi_minor = STRATA_PLUGIN_ABI_MINOR;
-        m.name.data = "probe_time";
-        m.name.size = strlen(m.name.data);
+        strata_measurement m = {STRATA_STRUCT_HEADER(strata_measurement)};
+        m.name = text("probe_time");
         m.value = 1.5;
-        m.unit.data = "ms";
-        m.unit.size = 2;
+        m.unit = text("ms");
         host->emit_measurement(host->context, &m);
     }
     {

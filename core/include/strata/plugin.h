@@ -220,8 +220,12 @@ typedef const strata_plugin_descriptor* (*strata_plugin_entry_fn)(void);
 
 STRATA_PLUGIN_EXPORT const strata_plugin_descriptor* strata_plugin_entry(void);
 
-/* Helpers for plugin authors: stamp the header of a struct. */
-#define STRATA_STRUCT_HEADER(type) sizeof(type), STRATA_PLUGIN_ABI_MAJOR, STRATA_PLUGIN_ABI_MINOR
+/* Helper for plugin authors: the designated initialisers for a struct's
+ * header, so the remaining fields can be named and the rest are zero:
+ *   strata_check check = {STRATA_STRUCT_HEADER(strata_check), .id = STRATA_STR("x.y")};
+ * (Designated, so -Wmissing-field-initializers stays quiet in C and C++20.) */
+#define STRATA_STRUCT_HEADER(type) \
+    .struct_size = sizeof(type), .abi_major = STRATA_PLUGIN_ABI_MAJOR, .abi_minor = STRATA_PLUGIN_ABI_MINOR
 
 #ifdef __cplusplus
 } /* extern "C" */
