@@ -3,6 +3,7 @@
 #include <map>
 #include <tuple>
 
+#include "report/columns.h"
 #include "report/json_stream.h"
 #include "strata/arch/image_info.h"
 
@@ -54,11 +55,6 @@ bool has_device_code(const ScannedFile& file) {
     return !file.listing.scan.images.empty();
 }
 
-std::string pad(std::string text, size_t width) {
-    text.resize(std::max(text.size(), width), ' ');
-    return text;
-}
-
 }  // namespace
 
 Coverage coverage_of(const std::vector<FatbinImage>& images,
@@ -91,19 +87,19 @@ std::string render_arch_text(const ScanResult& scan, const ArchOptions& options)
                std::to_string(images.size()) + " image(s))\n";
         for (const std::string& warning : file.listing.scan.warnings) out += "  warning: " + warning + "\n";
         if (options.details) {
-            out += "  " + pad("KIND", 8) + pad("TARGET", 14) + pad("COMPRESSION", 13) + pad("VERSION", 11) +
-                   pad("OFFSET", 12) + pad("BYTES", 10) + "CONTENTS\n";
+            out += "  " + pad_right("KIND", 8) + pad_right("TARGET", 14) + pad_right("COMPRESSION", 13) +
+                   pad_right("VERSION", 11) + pad_right("OFFSET", 12) + pad_right("BYTES", 10) + "CONTENTS\n";
             for (const FatbinImage& image : images) {
                 Details d = details_of(image);
                 std::string contents = !d.error.empty()        ? "error: " + d.error
                                        : !d.toolkit.empty()    ? "built by CUDA " + d.toolkit
                                        : !d.ptx_target.empty() ? ".target " + d.ptx_target
                                                                : "";
-                out += "  " + pad(std::string(arch::image_kind_name(image.kind)), 8) +
-                       pad(image.target_name(), 14) +
-                       pad(std::string(arch::compression_name(image.compression)), 13) +
-                       pad(version_text(image), 11) + pad(arch::hex(image.offset), 12) +
-                       pad(std::to_string(image.uncompressed_size), 10) + contents + "\n";
+                out += "  " + pad_right(std::string(arch::image_kind_name(image.kind)), 8) +
+                       pad_right(image.target_name(), 14) +
+                       pad_right(std::string(arch::compression_name(image.compression)), 13) +
+                       pad_right(version_text(image), 11) + pad_right(arch::hex(image.offset), 12) +
+                       pad_right(std::to_string(image.uncompressed_size), 10) + contents + "\n";
             }
         } else {
             // One row per distinct (kind, target, compression, version, section), with a count.
@@ -113,13 +109,13 @@ std::string render_arch_text(const ScanResult& scan, const ArchOptions& options)
                 ++groups[{static_cast<int>(image.kind), image.sm, image.target_name(),
                           std::string(arch::compression_name(image.compression)), version_text(image),
                           image.section}];
-            out += "  " + pad("KIND", 8) + pad("TARGET", 14) + pad("COMPRESSION", 13) + pad("VERSION", 11) +
-                   pad("IMAGES", 8) + "SECTION\n";
+            out += "  " + pad_right("KIND", 8) + pad_right("TARGET", 14) + pad_right("COMPRESSION", 13) +
+                   pad_right("VERSION", 11) + pad_right("IMAGES", 8) + "SECTION\n";
             for (const auto& [key, count] : groups) {
                 const auto& [kind, sm, name, compression, version, section] = key;
-                out += "  " + pad(std::string(arch::image_kind_name(static_cast<ImageKind>(kind))), 8) +
-                       pad(name, 14) + pad(compression, 13) + pad(version, 11) +
-                       pad(std::to_string(count), 8) + section + "\n";
+                out += "  " + pad_right(std::string(arch::image_kind_name(static_cast<ImageKind>(kind))), 8) +
+                       pad_right(name, 14) + pad_right(compression, 13) + pad_right(version, 11) +
+                       pad_right(std::to_string(count), 8) + section + "\n";
             }
         }
         if (options.targets.empty()) {
@@ -141,7 +137,7 @@ std::string render_arch_text(const ScanResult& scan, const ArchOptions& options)
     return out + "\n";
 }
 
-std::string arch_to_json(const ScanResult& scan, const ArchOptions& options) {
+std::string arch_to_json(const ScanResult& scan, const ArchOptions& options, int exit_code) {
     JsonStream json;
     json.begin_object().field("schema_version", "1.0.0").key("driver");
     if (options.driver)
@@ -213,7 +209,7 @@ std::string arch_to_json(const ScanResult& scan, const ArchOptions& options) {
     json.end_array()
         .field("skipped_non_binaries", scan.skipped)
         .key("exit_code")
-        .value(arch_exit_code(scan, options))
+        .value(exit_code)
         .end_object();
     return json.text();
 }

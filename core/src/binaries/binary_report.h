@@ -24,7 +24,7 @@ struct ArchOptions {
 
 std::string render_arch_text(const ScanResult& scan, const ArchOptions& options);
 // Compact, strict JSON, streamed: a library can hold tens of thousands of images.
-std::string arch_to_json(const ScanResult& scan, const ArchOptions& options);
+std::string arch_to_json(const ScanResult& scan, const ArchOptions& options, int exit_code);
 // 2 if a file could not be read, else 1 if a file with device code cannot run
 // on a target, else 0.
 int arch_exit_code(const ScanResult& scan, const ArchOptions& options);

@@ -55,11 +55,12 @@ std::function<int()> register_arch(CLI::App& app) {
                 throw UsageError("--driver '" + driver_text + "' is not a driver version (e.g. 580.65.06)");
         }
         ScanResult scan = scan_paths(options->paths);
+        int exit_code = arch_exit_code(scan, arch_options);
         if (options->json)
-            std::cout << arch_to_json(scan, arch_options) << '\n';
+            std::cout << arch_to_json(scan, arch_options, exit_code) << '\n';
         else
             std::cout << render_arch_text(scan, arch_options);
-        return arch_exit_code(scan, arch_options);
+        return exit_code;
     };
 }
 

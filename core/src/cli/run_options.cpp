@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include "probes/text_util.h"
+
 namespace strata::cli {
 
 void add_plugin_options(CLI::App& command, PluginOptions& options) {
@@ -21,16 +23,8 @@ RunOptions make_run_options(const PluginOptions& options, const std::string& exe
     run.executable = executable;
     run.plugins.include_builtin = !options.no_builtin_plugins;
     run.plugins.paths = options.plugin_paths;
-    if (const char* env = std::getenv("STRATA_PLUGIN_PATH")) {
-        std::string_view list(env);
-        size_t pos = 0;
-        while (pos <= list.size()) {
-            size_t end = list.find(':', pos);
-            if (end == std::string_view::npos) end = list.size();
-            if (end > pos) run.plugins.paths.emplace_back(list.substr(pos, end - pos));
-            pos = end + 1;
-        }
-    }
+    if (const char* env = std::getenv("STRATA_PLUGIN_PATH"))
+        for (std::string& path : split_path_list(env)) run.plugins.paths.push_back(std::move(path));
     if (options.timeout_s > 0)
         run.timeout = std::chrono::milliseconds(static_cast<long long>(options.timeout_s * 1000));
     return run;

@@ -61,9 +61,8 @@ Check kernel_image_check(const std::vector<GpuInfo>& gpus, const std::vector<std
         worst == Status::pass ? ""
         : worst == Status::warn
             ? "rebuild strata with this GPU's architecture in STRATA_CUDA_ARCHITECTURES to avoid the JIT"
-            : "rebuild strata with this GPU's architecture in STRATA_CUDA_ARCHITECTURES (or update the "
-              "driver "
-              "if the reason names one)";
+            : "rebuild strata with this GPU's architecture in STRATA_CUDA_ARCHITECTURES (or update "
+              "the driver if the reason names one)";
     return make_check("kernel.strata_images", Layer::kernel, worst, summary, evidence, remedy);
 }
 

@@ -11,11 +11,6 @@
 
 namespace strata {
 
-struct DeviceCodeFile {
-    std::string path;
-    std::vector<std::string> images;  // kept for the fact: "sm_90", "compute_120", ...
-};
-
 // strata's own files that carry device code: <bin>/../lib/libstrata_kernels.so
 // and the built-in plugins.
 std::vector<std::string> own_device_code_files(const std::string& executable);

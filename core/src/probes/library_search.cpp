@@ -4,6 +4,8 @@
 #include <set>
 #include <system_error>
 
+#include "probes/text_util.h"
+
 namespace strata {
 
 namespace {
@@ -11,20 +13,6 @@ namespace {
 // glibc's trusted directories on Debian/Ubuntu (multiarch) and RHEL (lib64).
 constexpr std::array<std::string_view, 6> system_directories = {
     "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib"};
-
-std::vector<std::string> split_path_list(std::string_view list) {
-    std::vector<std::string> out;
-    size_t pos = 0;
-    while (pos <= list.size()) {
-        size_t end = list.find(':', pos);
-        if (end == std::string_view::npos) end = list.size();
-        // An empty entry means the current directory to ld.so; strata does not
-        // guess the working directory of some other process, so skips it.
-        if (end > pos) out.emplace_back(list.substr(pos, end - pos));
-        pos = end + 1;
-    }
-    return out;
-}
 
 }  // namespace
 

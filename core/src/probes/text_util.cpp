@@ -35,6 +35,18 @@ std::string key_value(std::string_view text, std::string_view key, char separato
     return {};
 }
 
+std::vector<std::string> split_path_list(std::string_view list) {
+    std::vector<std::string> out;
+    size_t pos = 0;
+    while (pos <= list.size()) {
+        size_t end = list.find(':', pos);
+        if (end == std::string_view::npos) end = list.size();
+        if (end > pos) out.emplace_back(list.substr(pos, end - pos));
+        pos = end + 1;
+    }
+    return out;
+}
+
 bool contains(std::string_view text, std::string_view needle) {
     return text.find(needle) != std::string_view::npos;
 }

@@ -12,5 +12,9 @@ std::vector<std::string_view> split_lines(std::string_view text);
 // "KEY=value" or KEY="value" lines (os-release); nullopt-like empty when absent.
 std::string key_value(std::string_view text, std::string_view key, char separator);
 bool contains(std::string_view text, std::string_view needle);
+// A colon-separated path list (LD_LIBRARY_PATH, STRATA_PLUGIN_PATH) without its
+// empty entries: to ld.so an empty entry means the current directory, which
+// strata does not guess for another process.
+std::vector<std::string> split_path_list(std::string_view list);
 
 }  // namespace strata

@@ -1,5 +1,6 @@
 #include <algorithm>
 
+#include "report/columns.h"
 #include "report/writers.h"
 
 namespace strata {
@@ -91,11 +92,7 @@ std::string render_plugin_table(const Report& report) {
                "STRATA_PLUGIN_PATH)\n";
     size_t name_width = 6;
     for (const PluginRecord& plugin : report.plugins()) name_width = std::max(name_width, plugin.name.size());
-    auto pad = [](std::string text, size_t width) {
-        text.resize(std::max(text.size(), width), ' ');
-        return text;
-    };
-    std::string out = pad("PLUGIN", name_width) + "  " + pad("STATE", 18) + "  DETAIL\n";
+    std::string out = pad_right("PLUGIN", name_width) + "  " + pad_right("STATE", 18) + "  DETAIL\n";
     for (const PluginRecord& plugin : report.plugins()) {
         std::string detail;
         if (plugin.state == PluginState::loaded) {
@@ -108,8 +105,9 @@ std::string render_plugin_table(const Report& report) {
         } else {
             detail = plugin.message;
         }
-        out += pad(plugin.name, name_width) + "  " + pad(std::string(plugin_state_name(plugin.state)), 18) +
-               "  " + detail + "\n" + std::string(name_width + 22, ' ') + plugin.path + "\n";
+        out += pad_right(plugin.name, name_width) + "  " +
+               pad_right(std::string(plugin_state_name(plugin.state)), 18) + "  " + detail + "\n" +
+               std::string(name_width + 22, ' ') + plugin.path + "\n";
         if (plugin.state == PluginState::missing_dependency)
             out += std::string(name_width + 22, ' ') + plugin.message + "\n";
     }
