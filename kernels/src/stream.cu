@@ -1,24 +1,61 @@
+#include "launch_shape.h"
 #include "strata_kernels/kernels.h"
 
 namespace strata::kernels {
 
 namespace {
-__global__ void triad_kernel(float* a, const float* b, const float* c, float scalar, size_t n) {
-    // Grid-stride loop: one launch shape serves every n.
-    for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n;
-         i += static_cast<size_t>(gridDim.x) * blockDim.x)
-        a[i] = b[i] + scalar * c[i];
+
+// Grid-stride loops: one launch shape serves every n.
+__global__ void copy_kernel(float* a, const float* b, size_t n) {
+    for (size_t i = global_index(); i < n; i += grid_stride()) a[i] = b[i];
 }
+
+__global__ void scale_kernel(float* a, const float* b, float scalar, size_t n) {
+    for (size_t i = global_index(); i < n; i += grid_stride()) a[i] = scalar * b[i];
+}
+
+__global__ void add_kernel(float* a, const float* b, const float* c, size_t n) {
+    for (size_t i = global_index(); i < n; i += grid_stride()) a[i] = b[i] + c[i];
+}
+
+__global__ void triad_kernel(float* a, const float* b, const float* c, float scalar, size_t n) {
+    for (size_t i = global_index(); i < n; i += grid_stride()) a[i] = b[i] + scalar * c[i];
+}
+
+int finish() {
+    return static_cast<int>(cudaGetLastError());
+}
+
 }  // namespace
 
+int launch_copy(float* a, const float* b, size_t n, void* stream) {
+    copy_kernel<<<stream_blocks(n), kStreamThreads, 0, static_cast<cudaStream_t>(stream)>>>(a, b, n);
+    return finish();
+}
+
+int launch_scale(float* a, const float* b, float scalar, size_t n, void* stream) {
+    scale_kernel<<<stream_blocks(n), kStreamThreads, 0, static_cast<cudaStream_t>(stream)>>>(a, b, scalar, n);
+    return finish();
+}
+
+int launch_add(float* a, const float* b, const float* c, size_t n, void* stream) {
+    add_kernel<<<stream_blocks(n), kStreamThreads, 0, static_cast<cudaStream_t>(stream)>>>(a, b, c, n);
+    return finish();
+}
+
 int launch_triad(float* a, const float* b, const float* c, float scalar, size_t n, void* stream) {
-    constexpr unsigned threads = 256;
-    size_t blocks = (n + threads - 1) / threads;
-    if (blocks > 65535u * 8) blocks = 65535u * 8;
-    if (blocks == 0) blocks = 1;
-    triad_kernel<<<static_cast<unsigned>(blocks), threads, 0, static_cast<cudaStream_t>(stream)>>>(a, b, c,
-                                                                                                   scalar, n);
-    return static_cast<int>(cudaGetLastError());
+    triad_kernel<<<stream_blocks(n), kStreamThreads, 0, static_cast<cudaStream_t>(stream)>>>(a, b, c, scalar,
+                                                                                             n);
+    return finish();
+}
+
+int loaded_image_versions(int* binary_version, int* ptx_version) {
+    cudaFuncAttributes attributes{};
+    cudaError_t rc = cudaFuncGetAttributes(&attributes, triad_kernel);
+    if (rc != cudaSuccess) return static_cast<int>(rc);
+    *binary_version = attributes.binaryVersion;
+    *ptx_version = attributes.ptxVersion;
+    return 0;
 }
 
 }  // namespace strata::kernels

@@ -1,0 +1,60 @@
+// libnvidia-ml.so.1 by dlopen. NVML has no header in the CUDA toolkit, so the
+// few entry points used are declared here with NVML's documented signatures.
+// Any of them may be missing from an old NVML; callers check for null.
+#pragma once
+
+#include <string>
+
+namespace strata::driver {
+
+using nvmlReturn = int;  // 0 = NVML_SUCCESS
+using nvmlDevice = struct nvmlDevice_st*;
+
+struct NvmlMemory {
+    unsigned long long total, free, used;
+};
+
+struct NvmlPciInfo {
+    char bus_id_legacy[16];
+    unsigned domain, bus, device, pci_device_id, pci_subsystem_id;
+    char bus_id[32];
+};
+
+struct NvmlApi {
+    void* handle = nullptr;
+    std::string path;
+    std::string load_error;
+
+    nvmlReturn (*init)() = nullptr;
+    nvmlReturn (*shutdown)() = nullptr;
+    const char* (*error_string)(nvmlReturn) = nullptr;
+    nvmlReturn (*driver_version)(char*, unsigned) = nullptr;
+    nvmlReturn (*cuda_driver_version)(int*) = nullptr;
+    nvmlReturn (*device_count)(unsigned*) = nullptr;
+    nvmlReturn (*device_by_index)(unsigned, nvmlDevice*) = nullptr;
+    nvmlReturn (*device_name)(nvmlDevice, char*, unsigned) = nullptr;
+    nvmlReturn (*device_uuid)(nvmlDevice, char*, unsigned) = nullptr;
+    nvmlReturn (*device_pci_info)(nvmlDevice, NvmlPciInfo*) = nullptr;
+    nvmlReturn (*device_memory)(nvmlDevice, NvmlMemory*) = nullptr;
+    nvmlReturn (*device_mig_mode)(nvmlDevice, unsigned*, unsigned*) = nullptr;
+    nvmlReturn (*device_compute_mode)(nvmlDevice, int*) = nullptr;
+    nvmlReturn (*device_persistence_mode)(nvmlDevice, int*) = nullptr;
+    nvmlReturn (*device_ecc_mode)(nvmlDevice, int*, int*) = nullptr;
+    nvmlReturn (*device_clock)(nvmlDevice, int, unsigned*) = nullptr;
+    nvmlReturn (*device_max_clock)(nvmlDevice, int, unsigned*) = nullptr;
+    nvmlReturn (*device_clock_reasons)(nvmlDevice, unsigned long long*) = nullptr;
+
+    bool usable() const { return init && shutdown && device_count && device_by_index; }
+    std::string describe(nvmlReturn result) const;
+};
+
+inline constexpr int kNvmlClockSm = 1;
+inline constexpr int kNvmlClockMemory = 2;
+
+NvmlApi open_nvml_api();
+
+// The active clock-limiting reasons as words ("sw_power_cap, hw_slowdown"),
+// from NVML's nvmlClocksEventReason bit masks; "none" when only idle is set.
+std::string clock_reason_words(unsigned long long reasons);
+
+}  // namespace strata::driver

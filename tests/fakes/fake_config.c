@@ -1,0 +1,69 @@
+#include "fake_config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int parse_int(const char* text, int fallback) {
+    char* end = NULL;
+    long value = strtol(text, &end, 10);
+    return (end != text && *end == '\0') ? (int)value : fallback;
+}
+
+static void copy_text(char* out, size_t size, const char* text) {
+    strncpy(out, text, size - 1);
+    out[size - 1] = '\0';
+}
+
+static void apply(fake_config* config, const char* key, const char* value) {
+    if (strcmp(key, "init") == 0)
+        config->init = parse_int(value, config->init);
+    else if (strcmp(key, "version") == 0)
+        config->version = parse_int(value, config->version);
+    else if (strcmp(key, "devices") == 0)
+        config->devices = parse_int(value, config->devices);
+    else if (strcmp(key, "cc") == 0) {
+        int major = 0, minor = 0;
+        char extra = 0;
+        if (sscanf(value, "%d.%d%c", &major, &minor, &extra) == 2) {
+            config->cc_major = major;
+            config->cc_minor = minor;
+        }
+    } else if (strcmp(key, "name") == 0)
+        copy_text(config->name, sizeof config->name, value);
+    else if (strcmp(key, "mem_mb") == 0)
+        config->mem_mb = parse_int(value, (int)config->mem_mb);
+    else if (strcmp(key, "module_load") == 0)
+        config->module_load = parse_int(value, config->module_load);
+    else if (strcmp(key, "nvml_driver") == 0)
+        copy_text(config->nvml_driver, sizeof config->nvml_driver, value);
+    else if (strcmp(key, "nvml_init") == 0)
+        config->nvml_init = parse_int(value, config->nvml_init);
+    else if (strcmp(key, "mig") == 0)
+        config->mig = parse_int(value, config->mig);
+}
+
+const fake_config* fake_config_get(void) {
+    static fake_config config;
+    static int parsed = 0;
+    if (parsed) return &config;
+    parsed = 1;
+    config.version = 13000;
+    config.devices = 1;
+    config.cc_major = 9;
+    config.cc_minor = 0;
+    copy_text(config.name, sizeof config.name, "Fake GPU");
+    config.mem_mb = 81920;
+    copy_text(config.nvml_driver, sizeof config.nvml_driver, "580.65.06");
+    const char* text = getenv("STRATA_FAKE_CUDA");
+    if (!text) return &config;
+    char buffer[1024];
+    copy_text(buffer, sizeof buffer, text);
+    for (char *save = NULL, *pair = strtok_r(buffer, ";", &save); pair; pair = strtok_r(NULL, ";", &save)) {
+        char* equals = strchr(pair, '=');
+        if (!equals) continue;
+        *equals = '\0';
+        apply(&config, pair, equals + 1);
+    }
+    return &config;
+}

@@ -1,0 +1,51 @@
+/*
+ * Configuration of strata's fault-injection driver libraries (the fake
+ * libcuda.so.1 and libnvidia-ml.so.1 under tests/fakes). Test fixtures only:
+ * they are never installed.
+ *
+ * Both read the environment variable STRATA_FAKE_CUDA, a list of key=value
+ * pairs separated by ';', e.g.
+ *     STRATA_FAKE_CUDA="version=12040;devices=2;cc=9.0;name=NVIDIA H200"
+ *
+ * Keys (unknown keys are ignored; a malformed number keeps the default):
+ *   init=<CUresult>        what cuInit returns (default 0). 100 = no device,
+ *                          803 = kernel module / user-mode mismatch,
+ *                          804 = forward compatibility on unsupported GPU.
+ *   version=<int>          what cuDriverGetVersion reports (default 13000);
+ *                          also NVML's CUDA driver version.
+ *   devices=<n>            number of GPUs (default 1).
+ *   cc=<major.minor>       compute capability of every GPU (default 9.0).
+ *   name=<text>            device name (default "Fake GPU").
+ *   mem_mb=<n>             total memory per GPU in MiB (default 81920).
+ *   module_load=<CUresult> what cuModuleLoadData/Ex return (default 0).
+ *                          209 = no image for this GPU, 222 = PTX too new,
+ *                          200 = invalid image.
+ *   nvml_driver=<text>     NVML's driver version string (default 580.65.06).
+ *   nvml_init=<nvmlReturn> what nvmlInit_v2 returns (default 0);
+ *                          18 = "Driver/library version mismatch".
+ *   mig=<0|1>              MIG mode every GPU reports through NVML.
+ *
+ * A launch succeeds but does no work, so results read back unchanged: the
+ * fake is a driver that silently drops kernels, which verification must catch.
+ */
+#ifndef STRATA_FAKE_CONFIG_H
+#define STRATA_FAKE_CONFIG_H
+
+typedef struct fake_config {
+    int init;
+    int version;
+    int devices;
+    int cc_major;
+    int cc_minor;
+    char name[96];
+    long long mem_mb;
+    int module_load;
+    char nvml_driver[64];
+    int nvml_init;
+    int mig;
+} fake_config;
+
+/* Parsed once, on first use. */
+const fake_config* fake_config_get(void);
+
+#endif

@@ -1,0 +1,289 @@
+/*
+ * A fault-injection libcuda.so.1: the driver entry points strata's driver
+ * plugin calls, answering as STRATA_FAKE_CUDA says (keys in fake_config.h).
+ * It also answers cuGetProcAddress with its own functions, so the real
+ * libcudart resolves through it and sees the fake's driver version. cudart
+ * needs private export tables past that point, so a fake driver carries
+ * cudart as far as its version and device-count checks, not to a launch.
+ */
+#include <cuda.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fake_config.h"
+
+#define FAKE_EXPORT __attribute__((visibility("default")))
+
+static int initialised = 0;
+
+static const fake_config* config(void) {
+    return fake_config_get();
+}
+
+/* Every call but cuInit, cuDriverGetVersion and the error strings needs a
+ * successful cuInit first, as with the real driver. */
+static CUresult require_init(void) {
+    if (config()->init != 0) return (CUresult)config()->init;
+    return initialised ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
+}
+
+static CUresult check_device(CUdevice device) {
+    CUresult rc = require_init();
+    if (rc != CUDA_SUCCESS) return rc;
+    return (device >= 0 && device < config()->devices) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+}
+
+FAKE_EXPORT CUresult cuInit(unsigned int flags) {
+    if (flags != 0) return CUDA_ERROR_INVALID_VALUE;
+    if (config()->init != 0) return (CUresult)config()->init;
+    initialised = 1;
+    return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuDriverGetVersion(int* version) {
+    if (!version) return CUDA_ERROR_INVALID_VALUE;
+    *version = config()->version;
+    return CUDA_SUCCESS;
+}
+
+struct error_text {
+    int code;
+    const char* name;
+    const char* text;
+};
+
+static const struct error_text errors[] = {
+    {0, "CUDA_SUCCESS", "no error"},
+    {1, "CUDA_ERROR_INVALID_VALUE", "invalid argument"},
+    {3, "CUDA_ERROR_NOT_INITIALIZED", "initialization error"},
+    {34, "CUDA_ERROR_STUB_LIBRARY", "CUDA driver is a stub library"},
+    {100, "CUDA_ERROR_NO_DEVICE", "no CUDA-capable device is detected"},
+    {101, "CUDA_ERROR_INVALID_DEVICE", "invalid device ordinal"},
+    {200, "CUDA_ERROR_INVALID_IMAGE", "device kernel image is invalid"},
+    {209, "CUDA_ERROR_NO_BINARY_FOR_GPU", "no kernel image is available for execution on the device"},
+    {218, "CUDA_ERROR_INVALID_PTX", "a PTX JIT compilation failed"},
+    {222, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION",
+     "the provided PTX was compiled with an unsupported toolchain."},
+    {500, "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
+    {802, "CUDA_ERROR_SYSTEM_NOT_READY", "system not yet initialized"},
+    {803, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH",
+     "system has unsupported display driver / cuda driver combination"},
+    {804, "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE",
+     "forward compatibility was attempted on non supported HW"},
+    {999, "CUDA_ERROR_UNKNOWN", "unknown error"},
+};
+
+static const struct error_text* find_error(CUresult code) {
+    for (size_t i = 0; i < sizeof errors / sizeof errors[0]; ++i)
+        if (errors[i].code == (int)code) return &errors[i];
+    return NULL;
+}
+
+FAKE_EXPORT CUresult cuGetErrorName(CUresult error, const char** name) {
+    const struct error_text* entry = find_error(error);
+    if (!name) return CUDA_ERROR_INVALID_VALUE;
+    *name = entry ? entry->name : NULL;
+    return entry ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+FAKE_EXPORT CUresult cuGetErrorString(CUresult error, const char** text) {
+    const struct error_text* entry = find_error(error);
+    if (!text) return CUDA_ERROR_INVALID_VALUE;
+    *text = entry ? entry->text : NULL;
+    return entry ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+FAKE_EXPORT CUresult cuDeviceGetCount(int* count) {
+    CUresult rc = require_init();
+    if (rc != CUDA_SUCCESS) return rc;
+    if (!count) return CUDA_ERROR_INVALID_VALUE;
+    *count = config()->devices;
+    return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuDeviceGet(CUdevice* device, int ordinal) {
+    CUresult rc = check_device(ordinal);
+    if (rc != CUDA_SUCCESS) return rc;
+    *device = ordinal;
+    return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuDeviceGetName(char* name, int length, CUdevice device) {
+    CUresult rc = check_device(device);
+    if (rc != CUDA_SUCCESS) return rc;
+    if (!name || length <= 0) return CUDA_ERROR_INVALID_VALUE;
+    snprintf(name, (size_t)length, "%s", config()->name);
+    return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuDeviceGetUuid(CUuuid* uuid, CUdevice device) {
+    CUresult rc = check_device(device);
+    if (rc != CUDA_SUCCESS) return rc;
+    memset(uuid->bytes, 0, sizeof uuid->bytes);
+    uuid->bytes[0] = 0xfa;
+    uuid->bytes[15] = (char)device;
+    return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuDeviceGetPCIBusId(char* bus_id, int length, CUdevice device) {
+    CUresult rc = check_device(device);
+    if (rc != CUDA_SUCCESS) return rc;
+    snprintf(bus_id, (size_t)length, "00000000:%02X:00.0", 0x18 + device);
+    return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuDeviceTotalMem(size_t* bytes, CUdevice device) {
+    CUresult rc = check_device(device);
+    if (rc != CUDA_SUCCESS) return rc;
+    *bytes = (size_t)config()->mem_mb << 20;
+    return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuDeviceGetAttribute(int* value, CUdevice_attribute attribute, CUdevice device) {
+    CUresult rc = check_device(device);
+    if (rc != CUDA_SUCCESS) return rc;
+    switch (attribute) {
+        case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *value = config()->cc_major; break;
+        case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *value = config()->cc_minor; break;
+        case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *value = 132; break;
+        case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: *value = 1980000; break;
+        case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE: *value = 3201000; break;
+        case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: *value = 6144; break;
+        case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: *value = 50 << 20; break;
+        case CU_DEVICE_ATTRIBUTE_COMPUTE_MODE: *value = CU_COMPUTEMODE_DEFAULT; break;
+        case CU_DEVICE_ATTRIBUTE_ECC_ENABLED: *value = 1; break;
+        default: *value = 0; break;
+    }
+    return CUDA_SUCCESS;
+}
+
+/* Contexts, modules and functions are opaque tokens; memory is host memory. */
+static char fake_context, fake_module, fake_function;
+
+FAKE_EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext* context, CUdevice device) {
+    CUresult rc = check_device(device);
+    if (rc != CUDA_SUCCESS) return rc;
+    *context = (CUcontext)(void*)&fake_context;
+    return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuDevicePrimaryCtxRelease(CUdevice device) {
+    return check_device(device);
+}
+
+FAKE_EXPORT CUresult cuCtxSetCurrent(CUcontext context) {
+    (void)context;
+    return require_init();
+}
+
+FAKE_EXPORT CUresult cuCtxSynchronize(void) {
+    return require_init();
+}
+
+FAKE_EXPORT CUresult cuModuleLoadData(CUmodule* module, const void* image) {
+    CUresult rc = require_init();
+    if (rc != CUDA_SUCCESS) return rc;
+    if (!module || !image) return CUDA_ERROR_INVALID_VALUE;
+    if (config()->module_load != 0) return (CUresult)config()->module_load;
+    *module = (CUmodule)(void*)&fake_module;
+    return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuModuleLoadDataEx(CUmodule* module, const void* image, unsigned int count,
+                                        CUjit_option* options, void** values) {
+    (void)count, (void)options, (void)values;
+    return cuModuleLoadData(module, image);
+}
+
+FAKE_EXPORT CUresult cuModuleUnload(CUmodule module) {
+    (void)module;
+    return require_init();
+}
+
+FAKE_EXPORT CUresult cuModuleGetFunction(CUfunction* function, CUmodule module, const char* name) {
+    CUresult rc = require_init();
+    if (rc != CUDA_SUCCESS) return rc;
+    if (!function || !module || !name) return CUDA_ERROR_INVALID_VALUE;
+    *function = (CUfunction)(void*)&fake_function;
+    return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuMemAlloc(CUdeviceptr* pointer, size_t bytes) {
+    CUresult rc = require_init();
+    if (rc != CUDA_SUCCESS) return rc;
+    void* memory = calloc(1, bytes ? bytes : 1);
+    if (!memory) return CUDA_ERROR_OUT_OF_MEMORY;
+    *pointer = (CUdeviceptr)(uintptr_t)memory;
+    return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuMemFree(CUdeviceptr pointer) {
+    free((void*)(uintptr_t)pointer);
+    return require_init();
+}
+
+FAKE_EXPORT CUresult cuMemcpyHtoD(CUdeviceptr destination, const void* source, size_t bytes) {
+    CUresult rc = require_init();
+    if (rc != CUDA_SUCCESS) return rc;
+    memcpy((void*)(uintptr_t)destination, source, bytes);
+    return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuMemcpyDtoH(void* destination, CUdeviceptr source, size_t bytes) {
+    CUresult rc = require_init();
+    if (rc != CUDA_SUCCESS) return rc;
+    memcpy(destination, (const void*)(uintptr_t)source, bytes);
+    return CUDA_SUCCESS;
+}
+
+/* Accepts the launch and does nothing: a driver that drops work. */
+FAKE_EXPORT CUresult cuLaunchKernel(CUfunction function, unsigned grid_x, unsigned grid_y, unsigned grid_z,
+                                    unsigned block_x, unsigned block_y, unsigned block_z,
+                                    unsigned shared_bytes, CUstream stream, void** parameters, void** extra) {
+    (void)grid_x, (void)grid_y, (void)grid_z, (void)block_x, (void)block_y, (void)block_z;
+    (void)shared_bytes, (void)stream, (void)parameters, (void)extra;
+    CUresult rc = require_init();
+    if (rc != CUDA_SUCCESS) return rc;
+    return function ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+struct entry_point {
+    const char* name;
+    void* function;
+};
+
+FAKE_EXPORT CUresult cuGetProcAddress(const char* symbol, void** function, int cuda_version, cuuint64_t flags,
+                                      CUdriverProcAddressQueryResult* status);
+
+/* Names as cudart asks for them (unversioned); the fake has one version of each. */
+static const struct entry_point entry_points[] = {
+    {"cuInit", (void*)cuInit},
+    {"cuDriverGetVersion", (void*)cuDriverGetVersion},
+    {"cuGetErrorName", (void*)cuGetErrorName},
+    {"cuGetErrorString", (void*)cuGetErrorString},
+    {"cuDeviceGetCount", (void*)cuDeviceGetCount},
+    {"cuDeviceGet", (void*)cuDeviceGet},
+    {"cuDeviceGetName", (void*)cuDeviceGetName},
+    {"cuDeviceGetUuid", (void*)cuDeviceGetUuid},
+    {"cuDeviceGetPCIBusId", (void*)cuDeviceGetPCIBusId},
+    {"cuDeviceTotalMem", (void*)cuDeviceTotalMem},
+    {"cuDeviceGetAttribute", (void*)cuDeviceGetAttribute},
+    {"cuGetProcAddress", (void*)cuGetProcAddress},
+};
+
+FAKE_EXPORT CUresult cuGetProcAddress(const char* symbol, void** function, int cuda_version, cuuint64_t flags,
+                                      CUdriverProcAddressQueryResult* status) {
+    (void)cuda_version, (void)flags;
+    if (!symbol || !function) return CUDA_ERROR_INVALID_VALUE;
+    for (size_t i = 0; i < sizeof entry_points / sizeof entry_points[0]; ++i) {
+        if (strcmp(entry_points[i].name, symbol) == 0) {
+            *function = entry_points[i].function;
+            if (status) *status = CU_GET_PROC_ADDRESS_SUCCESS;
+            return CUDA_SUCCESS;
+        }
+    }
+    *function = NULL;
+    if (status) *status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+    return CUDA_ERROR_NOT_FOUND;
+}

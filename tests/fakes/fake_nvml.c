@@ -1,0 +1,171 @@
+/*
+ * A fault-injection libnvidia-ml.so.1 for strata's tests, configured by
+ * STRATA_FAKE_CUDA like the fake libcuda (keys in fake_config.h). NVML has no
+ * header in the CUDA toolkit; the signatures below are NVML's documented ones.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "fake_config.h"
+
+#define FAKE_EXPORT __attribute__((visibility("default")))
+
+typedef int nvmlReturn_t; /* 0 success, 1 uninitialized, 2 invalid argument, 18 version mismatch */
+typedef struct fake_nvml_device* nvmlDevice_t;
+
+struct fake_nvml_device {
+    unsigned index;
+};
+
+typedef struct {
+    unsigned long long total, free, used;
+} nvmlMemory_t;
+
+typedef struct {
+    char busIdLegacy[16];
+    unsigned int domain, bus, device, pciDeviceId, pciSubSystemId;
+    char busId[32];
+} nvmlPciInfo_t;
+
+static struct fake_nvml_device devices[64];
+static int initialised = 0;
+
+static const fake_config* config(void) {
+    return fake_config_get();
+}
+
+static nvmlReturn_t check_device(nvmlDevice_t device) {
+    if (!initialised) return 1;
+    if (!device || device->index >= (unsigned)config()->devices) return 2;
+    return 0;
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlInit_v2(void) {
+    if (config()->nvml_init != 0) return config()->nvml_init;
+    initialised = 1;
+    return 0;
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlShutdown(void) {
+    initialised = 0;
+    return 0;
+}
+
+FAKE_EXPORT const char* nvmlErrorString(nvmlReturn_t result) {
+    switch (result) {
+        case 0: return "Success";
+        case 1: return "Uninitialized";
+        case 2: return "Invalid Argument";
+        case 3: return "Not Supported";
+        case 9: return "Driver Not Loaded";
+        case 12: return "NVML Shared Library Not Found";
+        case 18: return "Driver/library version mismatch";
+        default: return "Unknown Error";
+    }
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlSystemGetDriverVersion(char* version, unsigned length) {
+    if (!initialised) return 1;
+    snprintf(version, length, "%s", config()->nvml_driver);
+    return 0;
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlSystemGetCudaDriverVersion_v2(int* version) {
+    if (!initialised) return 1;
+    *version = config()->version;
+    return 0;
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetCount_v2(unsigned* count) {
+    if (!initialised) return 1;
+    *count = (unsigned)config()->devices;
+    return 0;
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned index, nvmlDevice_t* device) {
+    if (!initialised) return 1;
+    if (index >= (unsigned)config()->devices || index >= sizeof devices / sizeof devices[0]) return 2;
+    devices[index].index = index;
+    *device = &devices[index];
+    return 0;
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t device, char* name, unsigned length) {
+    nvmlReturn_t rc = check_device(device);
+    if (rc == 0) snprintf(name, length, "%s", config()->name);
+    return rc;
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t device, char* uuid, unsigned length) {
+    nvmlReturn_t rc = check_device(device);
+    if (rc == 0) snprintf(uuid, length, "GPU-fa000000-0000-0000-0000-0000000000%02x", device->index);
+    return rc;
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t device, nvmlPciInfo_t* pci) {
+    nvmlReturn_t rc = check_device(device);
+    if (rc != 0) return rc;
+    memset(pci, 0, sizeof *pci);
+    pci->bus = 0x18 + device->index;
+    snprintf(pci->busId, sizeof pci->busId, "00000000:%02X:00.0", pci->bus);
+    return 0;
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetCudaComputeCapability(nvmlDevice_t device, int* major, int* minor) {
+    nvmlReturn_t rc = check_device(device);
+    if (rc != 0) return rc;
+    *major = config()->cc_major;
+    *minor = config()->cc_minor;
+    return 0;
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t device, nvmlMemory_t* memory) {
+    nvmlReturn_t rc = check_device(device);
+    if (rc != 0) return rc;
+    memory->total = (unsigned long long)config()->mem_mb << 20;
+    memory->used = 512ull << 20;
+    memory->free = memory->total - memory->used;
+    return 0;
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t device, unsigned* current, unsigned* pending) {
+    nvmlReturn_t rc = check_device(device);
+    if (rc != 0) return rc;
+    *current = *pending = (unsigned)config()->mig;
+    return 0;
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetComputeMode(nvmlDevice_t device, int* mode) {
+    nvmlReturn_t rc = check_device(device);
+    if (rc == 0) *mode = 0; /* NVML_COMPUTEMODE_DEFAULT */
+    return rc;
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetPersistenceMode(nvmlDevice_t device, int* mode) {
+    nvmlReturn_t rc = check_device(device);
+    if (rc == 0) *mode = 1;
+    return rc;
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetEccMode(nvmlDevice_t device, int* current, int* pending) {
+    nvmlReturn_t rc = check_device(device);
+    if (rc == 0) *current = *pending = 1;
+    return rc;
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t device, int type, unsigned* mhz) {
+    nvmlReturn_t rc = check_device(device);
+    if (rc == 0) *mhz = type == 2 ? 2619 : 1980; /* NVML_CLOCK_MEM = 2 */
+    return rc;
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetMaxClockInfo(nvmlDevice_t device, int type, unsigned* mhz) {
+    return nvmlDeviceGetClockInfo(device, type, mhz);
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetCurrentClocksEventReasons(nvmlDevice_t device,
+                                                                unsigned long long* reasons) {
+    nvmlReturn_t rc = check_device(device);
+    if (rc == 0) *reasons = 0;
+    return rc;
+}
