@@ -51,6 +51,7 @@ int main(int argc, char** argv) {
         {"plugins", cli::register_plugins(app, executable)},
         {"worker", cli::register_worker(app)},
         {"arch", cli::register_arch(app)},
+        {"explain", cli::register_explain(app, executable)},
     };
     try {
         app.parse(argc, argv);

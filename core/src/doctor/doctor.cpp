@@ -5,6 +5,7 @@
 #include "doctor/build_info.h"
 #include "doctor/kernel_images.h"
 #include "doctor/plugin_tasks.h"
+#include "diagnosis/rules.h"
 #include "probes/probes.h"
 
 namespace strata {
@@ -45,12 +46,14 @@ Report run_doctor(const RunOptions& options, const ProbeContext& context) {
     add_build_facts(report);
     run_core_probes(context, report);
     auto loaded = probe_plugins(options, "probe", report);
+    run_diagnosis_rules(context, report);
     if (!options.selftests) return report;
     check_own_kernel_images(options.executable, report);
     for (const auto& [candidate, record] : loaded) {
         if (!record.has_selftest) continue;
         Layer layer = record.layer.value_or(Layer::host);
-        if (auto gate = report.gate_for(layer)) {
+        // A self-test launches work, so its own layer must be sound too.
+        if (auto gate = report.gate_through(layer)) {
             Check check = report.gated_check(std::string(layer_name(layer)) + "." + record.name + ".selftest",
                                              layer, record.name + " self-test", *gate);
             check.origin = record.name;

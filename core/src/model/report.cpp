@@ -49,14 +49,24 @@ std::string Report::failure_summaries(Layer layer) const {
     return out;
 }
 
-std::optional<Gate> Report::gate_for(Layer layer) const {
+namespace {
+
+// The first layer, in checking order, up to `last` that has a failure.
+std::optional<Gate> first_failed_layer(const Report& report, Layer last, bool include_last) {
     for (Layer earlier : all_layers) {
-        if (layer_rank(earlier) >= layer_rank(layer)) break;
-        std::string failures = failure_summaries(earlier);
+        int rank = layer_rank(earlier), limit = layer_rank(last);
+        if (rank > limit || (rank == limit && !include_last)) break;
+        std::string failures = report.failure_summaries(earlier);
         if (!failures.empty()) return Gate{earlier, std::move(failures)};
     }
     return std::nullopt;
 }
+
+}  // namespace
+
+std::optional<Gate> Report::gate_for(Layer layer) const { return first_failed_layer(*this, layer, false); }
+
+std::optional<Gate> Report::gate_through(Layer layer) const { return first_failed_layer(*this, layer, true); }
 
 Check Report::gated_check(std::string id, Layer layer, std::string what, const Gate& gate) const {
     Check check;

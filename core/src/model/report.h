@@ -45,6 +45,8 @@ public:
     // The earliest layer before `layer` with a failed check, if any. Work in
     // `layer` that needs the earlier layers to function is then skipped.
     std::optional<Gate> gate_for(Layer layer) const;
+    // The same, counting failures in `layer` itself: what gates a self-test.
+    std::optional<Gate> gate_through(Layer layer) const;
 
     // A check that would have run in `layer` but is gated.
     Check gated_check(std::string id, Layer layer, std::string what, const Gate& gate) const;
@@ -55,8 +57,10 @@ public:
     // 0 every check passed (warnings allowed), 1 something failed.
     int exit_code() const;
 
-private:
+    // The summaries of the layer's failed checks, joined with " / ".
     std::string failure_summaries(Layer layer) const;
+
+private:
 
     std::vector<Fact> facts_;
     std::unordered_map<std::string, size_t> fact_index_;
