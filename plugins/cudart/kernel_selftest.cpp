@@ -20,14 +20,17 @@ namespace k = strata::kernels;
 
 std::string error_text(int rc) {
     auto error = static_cast<cudaError_t>(rc);
-    return std::string(cudaGetErrorName(error)) + " (" + std::to_string(rc) + "): " + cudaGetErrorString(error);
+    return std::string(cudaGetErrorName(error)) + " (" + std::to_string(rc) +
+           "): " + cudaGetErrorString(error);
 }
 
 // Device buffer that frees itself; contents copied in and out as floats or raw bits.
 template <typename T>
 class DeviceBuffer {
 public:
-    explicit DeviceBuffer(size_t n) : n_(n) { status_ = cudaMalloc(reinterpret_cast<void**>(&data_), n * sizeof(T)); }
+    explicit DeviceBuffer(size_t n) : n_(n) {
+        status_ = cudaMalloc(reinterpret_cast<void**>(&data_), n * sizeof(T));
+    }
     ~DeviceBuffer() {
         if (data_) cudaFree(data_);
     }
@@ -65,15 +68,16 @@ KernelResult compare(const std::string& name, const std::vector<float>& got, con
                      double tolerance) {
     k::Mismatch worst = k::largest_error(got.data(), want.data(), want.size());
     char text[160];
-    std::snprintf(text, sizeof text, "largest error %.3g at [%zu] (got %.9g, expected %.9g)", worst.error, worst.index,
-                  worst.got, worst.want);
+    std::snprintf(text, sizeof text, "largest error %.3g at [%zu] (got %.9g, expected %.9g)", worst.error,
+                  worst.index, worst.got, worst.want);
     return {name, worst.error <= tolerance, text};
 }
 
 // Runs `launch` and, if it and the copies succeed, compares with `want`.
 KernelResult run_elementwise(const std::string& name, size_t n, double tolerance,
                              const std::function<int(float*, const float*, const float*)>& launch,
-                             const std::vector<float>& b, const std::vector<float>& c, const std::vector<float>& want) {
+                             const std::vector<float>& b, const std::vector<float>& c,
+                             const std::vector<float>& want) {
     DeviceBuffer<float> a_dev(n), b_dev(n), c_dev(n);
     if (a_dev.status() || b_dev.status() || c_dev.status()) return {name, false, "cudaMalloc failed"};
     b_dev.upload(b);
@@ -94,21 +98,24 @@ std::vector<KernelResult> run_all(int cc_major, const plugin::Reporter& report, 
     std::vector<float> want(n);
     k::copy_reference(want.data(), b.data(), n);
     results.push_back(run_elementwise(
-        "copy", n, 0, [&](float* a, const float* bb, const float*) { return k::launch_copy(a, bb, n, nullptr); }, b, c,
+        "copy", n, 0,
+        [&](float* a, const float* bb, const float*) { return k::launch_copy(a, bb, n, nullptr); }, b, c,
         want));
     k::scale_reference(want.data(), b.data(), s, n);
     results.push_back(run_elementwise(
-        "scale", n, 1e-6, [&](float* a, const float* bb, const float*) { return k::launch_scale(a, bb, s, n, nullptr); },
-        b, c, want));
+        "scale", n, 1e-6,
+        [&](float* a, const float* bb, const float*) { return k::launch_scale(a, bb, s, n, nullptr); }, b, c,
+        want));
     k::add_reference(want.data(), b.data(), c.data(), n);
     results.push_back(run_elementwise(
-        "add", n, 1e-6, [&](float* a, const float* bb, const float* cc) { return k::launch_add(a, bb, cc, n, nullptr); },
-        b, c, want));
+        "add", n, 1e-6,
+        [&](float* a, const float* bb, const float* cc) { return k::launch_add(a, bb, cc, n, nullptr); }, b,
+        c, want));
     k::triad_reference(want.data(), b.data(), c.data(), s, n);
     results.push_back(run_elementwise(
         "triad", n, 1e-6,
-        [&](float* a, const float* bb, const float* cc) { return k::launch_triad(a, bb, cc, s, n, nullptr); }, b, c,
-        want));
+        [&](float* a, const float* bb, const float* cc) { return k::launch_triad(a, bb, cc, s, n, nullptr); },
+        b, c, want));
 
     {  // dot: float partial sums against a double reference; 1e-4 relative covers the summation order.
         DeviceBuffer<float> x(n), y(n), scratch(k::dot_scratch_floats()), result(1);
@@ -138,7 +145,8 @@ std::vector<KernelResult> run_all(int cc_major, const plugin::Reporter& report, 
         if (rc == 0) rc = cudaDeviceSynchronize();
         std::vector<float> got;
         if (rc == 0) rc = c_dev.download(got);
-        results.push_back(rc ? KernelResult{"sgemm", false, error_text(rc)} : compare("sgemm", got, expected, 1e-4));
+        results.push_back(rc ? KernelResult{"sgemm", false, error_text(rc)}
+                             : compare("sgemm", got, expected, 1e-4));
     }
     if (k::tensor_core_supported(cc_major)) {  // BF16 inputs are exact; FP32 accumulation.
         constexpr int m = 128, nn = 128, kk = 64;
@@ -152,12 +160,33 @@ std::vector<KernelResult> run_all(int cc_major, const plugin::Reporter& report, 
         DeviceBuffer<float> c_dev(expected.size());
         a_dev.upload(a);
         b_dev.upload(bm);
-        int rc = k::launch_tensor_core_gemm(a_dev.get(), b_dev.get(), c_dev.get(), m, nn, kk, cc_major, nullptr);
+        int rc =
+            k::launch_tensor_core_gemm(a_dev.get(), b_dev.get(), c_dev.get(), m, nn, kk, cc_major, nullptr);
         if (rc == 0) rc = cudaDeviceSynchronize();
         std::vector<float> got;
         if (rc == 0) rc = c_dev.download(got);
         results.push_back(rc ? KernelResult{"tensor_core_bf16", false, error_text(rc)}
                              : compare("tensor_core_bf16", got, expected, 1e-4));
+    }
+    {  // triad bandwidth on 3 x 256 MiB with CUDA events: a quick figure, not the benchmark harness.
+        constexpr size_t big = size_t{1} << 26;
+        DeviceBuffer<float> a(big), bb(big), cc(big);
+        cudaEvent_t start, stop;
+        if (!a.status() && !bb.status() && !cc.status() && cudaEventCreate(&start) == cudaSuccess &&
+            cudaEventCreate(&stop) == cudaSuccess) {
+            k::launch_triad(a.get(), bb.get(), cc.get(), s, big, nullptr);  // warm-up
+            constexpr int repeats = 10;
+            cudaEventRecord(start);
+            for (int i = 0; i < repeats; ++i) k::launch_triad(a.get(), bb.get(), cc.get(), s, big, nullptr);
+            cudaEventRecord(stop);
+            float ms = 0;
+            if (cudaEventSynchronize(stop) == cudaSuccess &&
+                cudaEventElapsedTime(&ms, start, stop) == cudaSuccess && ms > 0)
+                report.measurement(gpu + ".triad_gbps", 3.0 * sizeof(float) * big * repeats / (ms * 1e6),
+                                   "GB/s");
+            cudaEventDestroy(start);
+            cudaEventDestroy(stop);
+        }
     }
     {  // empty kernel: verified by completing; 1000 back-to-back launches give the launch rate.
         int rc = k::launch_empty(nullptr);
@@ -167,7 +196,8 @@ std::vector<KernelResult> run_all(int cc_major, const plugin::Reporter& report, 
             auto started = std::chrono::steady_clock::now();
             for (int i = 0; i < launches && rc == 0; ++i) rc = k::launch_empty(nullptr);
             if (rc == 0) rc = cudaDeviceSynchronize();
-            double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - started).count();
+            double us =
+                std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - started).count();
             if (rc == 0) report.measurement(gpu + ".empty_launch_us", us / launches, "us");
         }
         results.push_back({"empty", rc == 0, rc ? error_text(rc) : "completed"});
@@ -207,7 +237,9 @@ std::string run_forced_jit_child() {
         k::triad_reference(want.data(), b.data(), c.data(), 2.f, n);
         KernelResult r = run_elementwise(
             "triad", n, 1e-6,
-            [&](float* a, const float* bb, const float* cc) { return k::launch_triad(a, bb, cc, 2.f, n, nullptr); },
+            [&](float* a, const float* bb, const float* cc) {
+                return k::launch_triad(a, bb, cc, 2.f, n, nullptr);
+            },
             b, c, want);
         int binary = 0, ptx = 0;
         k::loaded_image_versions(&binary, &ptx);
@@ -232,11 +264,11 @@ void report_forced_jit(const plugin::Reporter& report, const std::string& answer
     bool expected = has_ptx_for(cc);
     strata_status verdict = ok ? STRATA_STATUS_PASS : expected ? STRATA_STATUS_FAIL : STRATA_STATUS_WARN;
     std::string summary =
-        ok ? "under CUDA_FORCE_PTX_JIT=1 GPU 0 JIT-compiled strata's PTX and triad verified"
-        : expected
-            ? "under CUDA_FORCE_PTX_JIT=1 the PTX path failed on GPU 0 although a PTX image applies"
-            : "under CUDA_FORCE_PTX_JIT=1 GPU 0 cannot run strata's kernels: their PTX targets only newer GPUs "
-              "(expected with this STRATA_CUDA_ARCHITECTURES)";
+        ok         ? "under CUDA_FORCE_PTX_JIT=1 GPU 0 JIT-compiled strata's PTX and triad verified"
+        : expected ? "under CUDA_FORCE_PTX_JIT=1 the PTX path failed on GPU 0 although a PTX image applies"
+                   : "under CUDA_FORCE_PTX_JIT=1 GPU 0 cannot run strata's kernels: their PTX targets only "
+                     "newer GPUs "
+                     "(expected with this STRATA_CUDA_ARCHITECTURES)";
     report.check("kernel.cudart.force_ptx_jit", STRATA_LAYER_KERNEL, verdict,
                  {summary, "child: " + (answer.size() > 2 ? answer.substr(2) : std::string("no answer")),
                   ok ? ""
@@ -269,17 +301,22 @@ void selftest_kernels(const plugin::Reporter& report) {
         report.fact("kernel.cudart." + gpu + ".ptx_version", ptx, "cudaFuncGetAttributes");
         std::string evidence, failed;
         for (const KernelResult& r : results) {
-            evidence += (evidence.empty() ? "" : "\n") + r.name + ": " + (r.ok ? "ok, " : "FAILED, ") + r.detail;
+            evidence +=
+                (evidence.empty() ? "" : "\n") + r.name + ": " + (r.ok ? "ok, " : "FAILED, ") + r.detail;
             if (!r.ok && failed.empty()) failed = r.name + ": " + r.detail;
         }
-        std::string image = "image in use: SASS for " + std::to_string(binary / 10) + "." + std::to_string(binary % 10) +
-                            ", PTX " + std::to_string(ptx / 10) + "." + std::to_string(ptx % 10);
-        report.check("kernel.cudart." + gpu, STRATA_LAYER_KERNEL, failed.empty() ? STRATA_STATUS_PASS : STRATA_STATUS_FAIL,
+        std::string image = "image in use: SASS for " + std::to_string(binary / 10) + "." +
+                            std::to_string(binary % 10) + ", PTX " + std::to_string(ptx / 10) + "." +
+                            std::to_string(ptx % 10);
+        report.check("kernel.cudart." + gpu, STRATA_LAYER_KERNEL,
+                     failed.empty() ? STRATA_STATUS_PASS : STRATA_STATUS_FAIL,
                      {failed.empty() ? label + ": " + std::to_string(results.size()) +
                                            " kernels verified through the runtime; " + image
                                      : label + ": " + failed,
                       evidence + "\n" + image,
-                      failed.empty() ? "" : "a kernel computed a wrong result: check `nvidia-smi -q` for Xid and ECC errors",
+                      failed.empty()
+                          ? ""
+                          : "a kernel computed a wrong result: check `nvidia-smi -q` for Xid and ECC errors",
                       {"kernel.cudart." + gpu + ".binary_version"}});
     }
     cudaDeviceProp first{};

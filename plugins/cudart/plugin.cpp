@@ -2,9 +2,10 @@
 // kernels library) so another cudart build can be put first on the library
 // path and compared. Probe: versions, path, device count with its error
 // translated. Self-test: every kernel through the runtime, verified.
+#include "strata/plugin.h"
+
 #include "kernel_selftest.h"
 #include "runtime_probe.h"
-#include "strata/plugin.h"
 
 namespace {
 
@@ -24,7 +25,8 @@ const strata_plugin_descriptor kDescriptor = {
     STRATA_STRUCT_HEADER(strata_plugin_descriptor),
     .name = STRATA_STR("cudart"),
     .version = STRATA_STR("1.0"),
-    .description = STRATA_STR("CUDA runtime: version, path, device count; every kernel launched and verified"),
+    .description =
+        STRATA_STR("CUDA runtime: version, path, device count; every kernel launched and verified"),
     .layer = STRATA_LAYER_RUNTIME,
     .required_libraries = kRequired,
     .required_library_count = 1,
@@ -38,4 +40,6 @@ const strata_plugin_descriptor kDescriptor = {
 
 }  // namespace
 
-extern "C" STRATA_PLUGIN_EXPORT const strata_plugin_descriptor* strata_plugin_entry(void) { return &kDescriptor; }
+extern "C" STRATA_PLUGIN_EXPORT const strata_plugin_descriptor* strata_plugin_entry(void) {
+    return &kDescriptor;
+}

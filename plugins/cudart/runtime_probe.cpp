@@ -19,7 +19,8 @@ std::string libcuda_path(bool* present) {
     return handle ? plugin::loaded_path(handle) : "";
 }
 
-plugin::Reporter::CheckText explain_device_count_error(cudaError_t rc, int runtime_version, int driver_version) {
+plugin::Reporter::CheckText explain_device_count_error(cudaError_t rc, int runtime_version,
+                                                       int driver_version) {
     std::string error = std::string(cudaGetErrorName(rc)) + " (" + std::to_string(static_cast<int>(rc)) +
                         "): " + cudaGetErrorString(rc);
     std::vector<std::string> facts = {"runtime.cudart.device_count_error", "runtime.cudart.version"};
@@ -28,16 +29,19 @@ plugin::Reporter::CheckText explain_device_count_error(cudaError_t rc, int runti
     switch (rc) {
         case cudaErrorInsufficientDriver:
             if (!libcuda_present)
-                return {"no NVIDIA driver: libcuda.so.1 is not installed (cudart reports this as error 35, "
-                        "\"driver version is insufficient\", but no driver is there at all)",
-                        error, "install the NVIDIA driver (see the driver layer); updating the toolkit will not help",
-                        facts};
-            return {"the driver supports CUDA " + plugin::cuda_version_text(driver_version) +
-                        ", older than this runtime (CUDA " + plugin::cuda_version_text(runtime_version) + ")",
-                    error + "; libcuda: " + libcuda,
-                    "update the NVIDIA driver (runtime.driver_compatibility names the minimum), or use a runtime "
-                    "no newer than the driver's CUDA version",
+                return {
+                    "no NVIDIA driver: libcuda.so.1 is not installed (cudart reports this as error 35, "
+                    "\"driver version is insufficient\", but no driver is there at all)",
+                    error,
+                    "install the NVIDIA driver (see the driver layer); updating the toolkit will not help",
                     facts};
+            return {
+                "the driver supports CUDA " + plugin::cuda_version_text(driver_version) +
+                    ", older than this runtime (CUDA " + plugin::cuda_version_text(runtime_version) + ")",
+                error + "; libcuda: " + libcuda,
+                "update the NVIDIA driver (runtime.driver_compatibility names the minimum), or use a runtime "
+                "no newer than the driver's CUDA version",
+                facts};
         case cudaErrorStubLibrary: {
             std::string entry = ld_library_path_entry_with_libcuda();
             return {"the loaded libcuda.so.1 is the CUDA toolkit's stub (" + libcuda + ")", error,
@@ -47,7 +51,8 @@ plugin::Reporter::CheckText explain_device_count_error(cudaError_t rc, int runti
         }
         case cudaErrorNoDevice:
             return {"the CUDA runtime sees no GPU", error,
-                    "see driver.cuda_init: a container without --gpus, CUDA_VISIBLE_DEVICES, or no GPU", facts};
+                    "see driver.cuda_init: a container without --gpus, CUDA_VISIBLE_DEVICES, or no GPU",
+                    facts};
         default:
             return {"cudaGetDeviceCount failed: " + error, "libcuda: " + libcuda,
                     "see the driver layer's checks; `strata explain` takes this error text", facts};
@@ -70,7 +75,8 @@ void probe_runtime(const plugin::Reporter& report) {
     int runtime_version = 0, driver_version = 0;
     cudaRuntimeGetVersion(&runtime_version);
     report.fact("runtime.cudart.version", runtime_version, "cudaRuntimeGetVersion");
-    report.fact("runtime.cudart.version_text", plugin::cuda_version_text(runtime_version), "cudaRuntimeGetVersion");
+    report.fact("runtime.cudart.version_text", plugin::cuda_version_text(runtime_version),
+                "cudaRuntimeGetVersion");
     report.fact("runtime.cudart.path", plugin::defining_file(reinterpret_cast<void*>(&cudaRuntimeGetVersion)),
                 "dladdr");
     cudaDriverGetVersion(&driver_version);  // 0 when no driver is loaded
@@ -80,14 +86,16 @@ void probe_runtime(const plugin::Reporter& report) {
     if (rc == cudaSuccess) {
         report.fact("runtime.cudart.device_count", count, "cudaGetDeviceCount");
         report.check("runtime.cudart.device_count", STRATA_LAYER_RUNTIME, STRATA_STATUS_PASS,
-                     {"CUDA runtime " + plugin::cuda_version_text(runtime_version) + " sees " + std::to_string(count) +
-                          " GPU(s)",
-                      "", "", {"runtime.cudart.device_count"}});
+                     {"CUDA runtime " + plugin::cuda_version_text(runtime_version) + " sees " +
+                          std::to_string(count) + " GPU(s)",
+                      "",
+                      "",
+                      {"runtime.cudart.device_count"}});
         return;
     }
     report.fact("runtime.cudart.device_count_result", static_cast<int>(rc), "cudaGetDeviceCount");
-    report.fact("runtime.cudart.device_count_error", std::string(cudaGetErrorName(rc)) + ": " + cudaGetErrorString(rc),
-                "cudaGetDeviceCount");
+    report.fact("runtime.cudart.device_count_error",
+                std::string(cudaGetErrorName(rc)) + ": " + cudaGetErrorString(rc), "cudaGetDeviceCount");
     report.check("runtime.cudart.device_count", STRATA_LAYER_RUNTIME, STRATA_STATUS_FAIL,
                  explain_device_count_error(rc, runtime_version, driver_version));
 }

@@ -14,7 +14,9 @@ namespace strata::cli {
 
 namespace {
 
-std::string read_all(std::istream& in) { return {std::istreambuf_iterator<char>(in), {}}; }
+std::string read_all(std::istream& in) {
+    return {std::istreambuf_iterator<char>(in), {}};
+}
 
 const char* state_word(CauseState state) {
     switch (state) {
@@ -48,7 +50,8 @@ void print_explanation(const Classification& found, const std::vector<CauseVerdi
               << "recognised by:  \"" << found.matched << "\"\n";
     if (!verdicts.empty()) std::cout << "\nlikely causes, checked on this machine:\n";
     for (const CauseVerdict& verdict : verdicts)
-        std::cout << "  " << state_word(verdict.state) << std::string(9 - std::string(state_word(verdict.state)).size(), ' ')
+        std::cout << "  " << state_word(verdict.state)
+                  << std::string(9 - std::string(state_word(verdict.state)).size(), ' ')
                   << verdict.cause->text << "\n           " << verdict.evidence << "\n";
     if (!found.rule->manual_checks.empty()) std::cout << "\nto look further:\n";
     for (const std::string& check : found.rule->manual_checks) std::cout << "  $ " << check << "\n";
@@ -65,7 +68,8 @@ int evaluate(const std::string& path) {
         if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
         Json record = Json::parse(line, nullptr, false);
         if (record.is_discarded() || !record.is_object() || !record.contains("error_text") ||
-            !record["error_text"].is_string() || !record.contains("root_layer") || !record["root_layer"].is_string())
+            !record["error_text"].is_string() || !record.contains("root_layer") ||
+            !record["root_layer"].is_string())
             throw UsageError(path + ":" + std::to_string(line_number) +
                              ": not a JSON object with string error_text and root_layer");
         bool container = record.value("container", false) == true;
@@ -76,8 +80,8 @@ int evaluate(const std::string& path) {
             ++right;
             continue;
         }
-        std::cout << "miss " << record.value("id", "line " + std::to_string(line_number)) << ": expected " << want
-                  << ", got " << (found.rule ? found.failure_class : std::string("no match")) << "\n";
+        std::cout << "miss " << record.value("id", "line " + std::to_string(line_number)) << ": expected "
+                  << want << ", got " << (found.rule ? found.failure_class : std::string("no match")) << "\n";
     }
     if (total == 0) throw UsageError(path + " holds no records");
     std::printf("%zu/%zu classified to their root layer (%.1f%%)\n", right, total, 100.0 * right / total);
@@ -95,8 +99,10 @@ std::function<int()> register_explain(CLI::App& app, const std::string& executab
     };
     auto options = std::make_shared<Options>();
     CLI::App* command = app.add_subcommand(
-        "explain", "Explain a CUDA error message: the layer at fault, the likely causes, and which holds here");
-    command->add_option("text", options->words, "The error text (read from standard input when absent or '-')");
+        "explain",
+        "Explain a CUDA error message: the layer at fault, the likely causes, and which holds here");
+    command->add_option("text", options->words,
+                        "The error text (read from standard input when absent or '-')");
     command->add_flag("--json", options->json, "Print the explanation as JSON");
     command->add_flag("--no-probe", options->no_probe, "Classify only; do not check this machine");
     command
@@ -132,7 +138,8 @@ std::function<int()> register_explain(CLI::App& app, const std::string& executab
                 std::cout << "no rule recognises this text; `strata doctor` checks every layer anyway\n";
             return 1;
         }
-        auto verdicts = options->no_probe ? std::vector<CauseVerdict>{} : evaluate_causes(*found.rule, machine);
+        auto verdicts =
+            options->no_probe ? std::vector<CauseVerdict>{} : evaluate_causes(*found.rule, machine);
         if (options->json)
             std::cout << to_json_text(explanation_json(found, verdicts), 2) << '\n';
         else

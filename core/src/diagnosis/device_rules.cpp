@@ -31,14 +31,15 @@ void rule_device_counts(const ProbeContext& context, Report& report) {
     }
     if (*cuda < *nvml && visible) {
         report.add_check(make_check("device.count_agreement", Layer::device, Status::pass,
-                                    "CUDA_VISIBLE_DEVICES=" + *visible + " shows CUDA " + std::to_string(*cuda) +
-                                        " of " + std::to_string(*nvml) + " GPUs",
+                                    "CUDA_VISIBLE_DEVICES=" + *visible + " shows CUDA " +
+                                        std::to_string(*cuda) + " of " + std::to_string(*nvml) + " GPUs",
                                     counts, "", facts));
         return;
     }
     report.add_check(make_check(
         "device.count_agreement", Layer::device, Status::warn, "the GPU counts disagree: " + counts,
-        "NVML counts every GPU the driver manages; CUDA skips GPUs in MIG mode without instances, GPUs it cannot "
+        "NVML counts every GPU the driver manages; CUDA skips GPUs in MIG mode without instances, GPUs it "
+        "cannot "
         "initialise, and those hidden by CUDA_VISIBLE_DEVICES",
         "compare `nvidia-smi -L` with the CUDA devices; a GPU missing from CUDA often shows an Xid in dmesg",
         facts));

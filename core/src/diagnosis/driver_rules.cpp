@@ -21,27 +21,31 @@ InitDiagnosis diagnose_init(long long code, const ProbeContext& context, const R
     bool container = fact_true(report, "container.detected");
     switch (code) {
         case 34:
-            return {"libcuda.so.1 (" + libcuda + ") is the CUDA toolkit's stub: every driver call fails",
-                    "remove the directory holding the stub from LD_LIBRARY_PATH or ld.so.conf; install the real "
-                    "driver's libcuda"};
+            return {
+                "libcuda.so.1 (" + libcuda + ") is the CUDA toolkit's stub: every driver call fails",
+                "remove the directory holding the stub from LD_LIBRARY_PATH or ld.so.conf; install the real "
+                "driver's libcuda"};
         case 100: {
             auto visible = context.env("CUDA_VISIBLE_DEVICES");
             if (visible)
                 return {"the driver sees no GPU: CUDA_VISIBLE_DEVICES='" + *visible + "' may hide them all",
                         "unset CUDA_VISIBLE_DEVICES or list GPUs that exist (`nvidia-smi -L`)"};
             if (container)
-                return {"no GPU is exposed to this container (cuInit: no CUDA-capable device)",
-                        "start the container with the GPUs: `docker run --gpus all` (or "
-                        "NVIDIA_VISIBLE_DEVICES=all with the NVIDIA runtime, CDI `--device nvidia.com/gpu=all`, "
-                        "or a nvidia.com/gpu resource in Kubernetes); a `docker build` step never gets GPUs"};
-            return {"the driver is loaded but sees no CUDA-capable GPU",
-                    "check `nvidia-smi` and `lspci | grep -i nvidia`; a GPU that fell off the bus needs a reset "
-                    "or reboot"};
+                return {
+                    "no GPU is exposed to this container (cuInit: no CUDA-capable device)",
+                    "start the container with the GPUs: `docker run --gpus all` (or "
+                    "NVIDIA_VISIBLE_DEVICES=all with the NVIDIA runtime, CDI `--device nvidia.com/gpu=all`, "
+                    "or a nvidia.com/gpu resource in Kubernetes); a `docker build` step never gets GPUs"};
+            return {
+                "the driver is loaded but sees no CUDA-capable GPU",
+                "check `nvidia-smi` and `lspci | grep -i nvidia`; a GPU that fell off the bus needs a reset "
+                "or reboot"};
         }
         case 803:
-            return {"the user-mode driver (" + libcuda + ") does not match the kernel module (error 803)",
-                    "reboot (or reload the nvidia kernel module) after a driver upgrade; if a cuda-compat "
-                    "libcuda is on LD_LIBRARY_PATH or in ld.so.conf, remove it so the host's libcuda is used"};
+            return {
+                "the user-mode driver (" + libcuda + ") does not match the kernel module (error 803)",
+                "reboot (or reload the nvidia kernel module) after a driver upgrade; if a cuda-compat "
+                "libcuda is on LD_LIBRARY_PATH or in ld.so.conf, remove it so the host's libcuda is used"};
         case 804:
             return {"a forward-compatibility libcuda (" + libcuda +
                         ") is in use on a GPU that does not support forward compatibility (error 804)",
@@ -49,15 +53,15 @@ InitDiagnosis diagnose_init(long long code, const ProbeContext& context, const R
                     "(e.g. /usr/local/cuda/compat) from LD_LIBRARY_PATH / ld.so.conf and upgrade the driver "
                     "instead"};
         case 802:
-            return {"the system is not ready (error 802): on NVSwitch systems the fabric manager is not running",
-                    "start nvidia-fabricmanager with the same version as the driver (`systemctl status "
-                    "nvidia-fabricmanager`)"};
+            return {
+                "the system is not ready (error 802): on NVSwitch systems the fabric manager is not running",
+                "start nvidia-fabricmanager with the same version as the driver (`systemctl status "
+                "nvidia-fabricmanager`)"};
         case 3:
             return {"cuInit failed with an initialisation error (3)",
                     "check `dmesg | grep -i -E 'nvrm|xid'`; the nvidia-uvm module must be loaded "
                     "(`modprobe nvidia-uvm`); reboot if the driver was updated"};
-        default:
-            return {"cuInit failed", "see the error; `strata explain` takes its text"};
+        default: return {"cuInit failed", "see the error; `strata explain` takes its text"};
     }
 }
 
@@ -68,17 +72,19 @@ void rule_cuda_init(const ProbeContext& context, Report& report) {
     if (!code) return;
     std::string error = fact_string(report, "driver.cuda.init_error").value_or(std::to_string(*code));
     if (*code == 0) {
-        report.add_check(make_check("driver.cuda_init", Layer::driver, Status::pass, "cuInit succeeded", error, "",
-                                    {"driver.cuda.init_result"}));
+        report.add_check(make_check("driver.cuda_init", Layer::driver, Status::pass, "cuInit succeeded",
+                                    error, "", {"driver.cuda.init_result"}));
         return;
     }
     InitDiagnosis diagnosis = diagnose_init(*code, context, report);
     // No GPU exposed to a container is the container layer's fault.
-    Layer layer = *code == 100 && fact_true(report, "container.detected") && !context.env("CUDA_VISIBLE_DEVICES")
-                      ? Layer::container
-                      : Layer::driver;
-    report.add_check(make_check("driver.cuda_init", layer, Status::fail, diagnosis.summary, "cuInit: " + error,
-                                diagnosis.remedy, {"driver.cuda.init_result", "driver.cuda.init_error"}));
+    Layer layer =
+        *code == 100 && fact_true(report, "container.detected") && !context.env("CUDA_VISIBLE_DEVICES")
+            ? Layer::container
+            : Layer::driver;
+    report.add_check(make_check("driver.cuda_init", layer, Status::fail, diagnosis.summary,
+                                "cuInit: " + error, diagnosis.remedy,
+                                {"driver.cuda.init_result", "driver.cuda.init_error"}));
 }
 
 std::string version_from_library_path(std::string_view path, std::string_view soname_stem) {
@@ -103,7 +109,8 @@ void rule_driver_versions_agree(Report& report) {
     auto nvml_init = fact_int(report, "driver.nvml.init_result");
     bool nvml_mismatch = nvml_init && *nvml_init == 18;  // NVML_ERROR_LIB_RM_VERSION_MISMATCH
     std::string listing;
-    for (const auto& [where, version] : versions) listing += (listing.empty() ? "" : ", ") + where + " " + version;
+    for (const auto& [where, version] : versions)
+        listing += (listing.empty() ? "" : ", ") + where + " " + version;
     bool disagree = false;
     for (const auto& [where, version] : versions) disagree |= version != versions.begin()->second;
     if (!disagree && !nvml_mismatch) {
@@ -114,10 +121,14 @@ void rule_driver_versions_agree(Report& report) {
     }
     report.add_check(make_check(
         "driver.version_agreement", Layer::driver, Status::fail,
-        "Driver/library version mismatch: " + (listing.empty() ? std::string("NVML refuses to start") : listing),
-        nvml_mismatch ? "nvmlInit: " + fact_string(report, "driver.nvml.init_error").value_or("error 18") : "",
-        "the user-mode libraries were upgraded under a running kernel module: reboot (or unload and reload the "
-        "nvidia modules); hold the driver packages (`apt-mark hold`) on nodes that must not change under load",
+        "Driver/library version mismatch: " +
+            (listing.empty() ? std::string("NVML refuses to start") : listing),
+        nvml_mismatch ? "nvmlInit: " + fact_string(report, "driver.nvml.init_error").value_or("error 18")
+                      : "",
+        "the user-mode libraries were upgraded under a running kernel module: reboot (or unload and reload "
+        "the "
+        "nvidia modules); hold the driver packages (`apt-mark hold`) on nodes that must not change under "
+        "load",
         {"driver.kernel_module.version", "driver.libcuda.loaded_path", "driver.nvml.driver_version"}));
 }
 

@@ -20,24 +20,26 @@ void rule_runtime_vs_driver(Report& report) {
                           cuda_version_text(*runtime);
     std::vector<std::string> facts = {"driver.cuda.version", "runtime.cudart.version"};
     if (*driver / 1000 < *runtime / 1000) {
-        report.add_check(make_check(
-            "runtime.driver_compatibility", Layer::runtime, Status::fail,
-            "driver supports CUDA " + cuda_version_text(*driver) + "; " + needs,
-            summary + " (cudart answers error 35, \"driver version is insufficient\")",
-            "update the NVIDIA driver" + (floor ? " to branch " + std::to_string(*floor) + " or newer" : std::string()) +
-                ", or install a runtime (and framework build) for CUDA " + cuda_version_text(*driver) + " or older",
-            facts));
+        report.add_check(
+            make_check("runtime.driver_compatibility", Layer::runtime, Status::fail,
+                       "driver supports CUDA " + cuda_version_text(*driver) + "; " + needs,
+                       summary + " (cudart answers error 35, \"driver version is insufficient\")",
+                       "update the NVIDIA driver" +
+                           (floor ? " to branch " + std::to_string(*floor) + " or newer" : std::string()) +
+                           ", or install a runtime (and framework build) for CUDA " +
+                           cuda_version_text(*driver) + " or older",
+                       facts));
         return;
     }
     if (*driver < *runtime) {
-        report.add_check(make_check(
-            "runtime.driver_compatibility", Layer::runtime, Status::warn,
-            summary + ": runs through minor-version compatibility",
-            "APIs new in CUDA " + cuda_version_text(*runtime) + " and PTX it emits need a driver for CUDA " +
-                cuda_version_text(*runtime),
-            "update the driver if a program JIT-compiles PTX or uses features newer than CUDA " +
-                cuda_version_text(*driver),
-            facts));
+        report.add_check(
+            make_check("runtime.driver_compatibility", Layer::runtime, Status::warn,
+                       summary + ": runs through minor-version compatibility",
+                       "APIs new in CUDA " + cuda_version_text(*runtime) +
+                           " and PTX it emits need a driver for CUDA " + cuda_version_text(*runtime),
+                       "update the driver if a program JIT-compiles PTX or uses features newer than CUDA " +
+                           cuda_version_text(*driver),
+                       facts));
         return;
     }
     report.add_check(make_check("runtime.driver_compatibility", Layer::runtime, Status::pass,

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 
+#include "diagnosis/rules.h"
 #include "doctor/build_info.h"
 #include "doctor/kernel_images.h"
 #include "doctor/plugin_tasks.h"
-#include "diagnosis/rules.h"
 #include "probes/probes.h"
 
 namespace strata {
@@ -46,9 +46,10 @@ Report run_doctor(const RunOptions& options, const ProbeContext& context) {
     add_build_facts(report);
     run_core_probes(context, report);
     auto loaded = probe_plugins(options, "probe", report);
+    // Reading strata's own fat binaries is static, like a probe: never gated.
+    check_own_kernel_images(options.executable, report);
     run_diagnosis_rules(context, report);
     if (!options.selftests) return report;
-    check_own_kernel_images(options.executable, report);
     for (const auto& [candidate, record] : loaded) {
         if (!record.has_selftest) continue;
         Layer layer = record.layer.value_or(Layer::host);

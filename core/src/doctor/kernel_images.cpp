@@ -66,13 +66,31 @@ Check kernel_image_check(const std::vector<GpuInfo>& gpus, const std::vector<std
     return make_check("kernel.strata_images", Layer::kernel, worst, summary, evidence, remedy);
 }
 
-void check_own_kernel_images(const std::string& executable, Report& report) {
-    if (auto gate = report.gate_for(Layer::kernel)) {
-        report.add_check(
-            report.gated_check("kernel.strata_images", Layer::kernel, "kernel image check", *gate));
-        return;
+// The GPUs the driver plugin reported (CUDA's numbering), if it ran.
+GpuDiscovery gpus_from_facts(const Report& report) {
+    GpuDiscovery out;
+    const Fact* count = report.find_fact("device.count");
+    if (!count || !count->value.is_number_integer()) return out;
+    for (long long i = 0; i < count->value.get<long long>(); ++i) {
+        std::string prefix = "device." + std::to_string(i) + ".";
+        const Fact* cc = report.find_fact(prefix + "compute_capability");
+        const Fact* name = report.find_fact(prefix + "name");
+        auto sm = cc && cc->value.is_string() ? arch::parse_compute_capability(cc->value.get<std::string>())
+                                              : std::nullopt;
+        if (!sm) continue;
+        out.gpus.push_back({static_cast<unsigned>(i),
+                            name && name->value.is_string() ? name->value.get<std::string>() : "", *sm});
     }
-    GpuDiscovery discovery = discover_gpus();
+    for (const char* key : {"driver.nvml.driver_version", "driver.kernel_module.version"})
+        if (const Fact* fact = report.find_fact(key);
+            fact && fact->value.is_string() && out.driver_version.empty())
+            out.driver_version = fact->value.get<std::string>();
+    return out;
+}
+
+void check_own_kernel_images(const std::string& executable, Report& report) {
+    GpuDiscovery discovery = gpus_from_facts(report);
+    if (discovery.gpus.empty()) discovery = discover_gpus();
     if (discovery.gpus.empty()) {
         report.add_check(make_check("kernel.strata_images", Layer::kernel, Status::skip,
                                     "no GPU to load kernels on: " + discovery.problem));

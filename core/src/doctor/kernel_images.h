@@ -19,7 +19,8 @@ std::vector<std::string> own_device_code_files(const std::string& executable);
 Check kernel_image_check(const std::vector<GpuInfo>& gpus, const std::vector<std::string>& files,
                          const std::string& driver_version);
 
-// Runs the check in `report`, gated by earlier layers, GPUs from NVML.
+// Adds the check to `report` (static, so never gated), for the GPUs the
+// driver plugin reported, or NVML's when the plugin did not run.
 void check_own_kernel_images(const std::string& executable, Report& report);
 
 }  // namespace strata

@@ -52,11 +52,13 @@ std::vector<CauseVerdict> evaluate_causes(const ExplainRule& rule, const Report&
     for (const ExplainCause& cause : rule.causes) {
         const Check* check = find_check(machine, cause.check_id);
         if (!check) {
-            out.push_back({&cause, CauseState::unknown, "no " + cause.check_id + " check ran on this machine"});
+            out.push_back(
+                {&cause, CauseState::unknown, "no " + cause.check_id + " check ran on this machine"});
             continue;
         }
-        bool holds = std::find(cause.holds_on.begin(), cause.holds_on.end(), check->status) != cause.holds_on.end();
-        CauseState state = holds                          ? CauseState::holds
+        bool holds =
+            std::find(cause.holds_on.begin(), cause.holds_on.end(), check->status) != cause.holds_on.end();
+        CauseState state = holds                           ? CauseState::holds
                            : check->status == Status::pass ? CauseState::ruled_out
                                                            : CauseState::unknown;
         out.push_back({&cause, state, check->id + ": " + check->summary});

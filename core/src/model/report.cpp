@@ -64,9 +64,13 @@ std::optional<Gate> first_failed_layer(const Report& report, Layer last, bool in
 
 }  // namespace
 
-std::optional<Gate> Report::gate_for(Layer layer) const { return first_failed_layer(*this, layer, false); }
+std::optional<Gate> Report::gate_for(Layer layer) const {
+    return first_failed_layer(*this, layer, false);
+}
 
-std::optional<Gate> Report::gate_through(Layer layer) const { return first_failed_layer(*this, layer, true); }
+std::optional<Gate> Report::gate_through(Layer layer) const {
+    return first_failed_layer(*this, layer, true);
+}
 
 Check Report::gated_check(std::string id, Layer layer, std::string what, const Gate& gate) const {
     Check check;
@@ -88,14 +92,18 @@ std::vector<LayerSummary> Report::layer_summaries() const {
             ++counted;
             if (!worst || severity(check.status) > severity(worst->status)) worst = &check;
         }
-        if (worst) {
+        auto gate = gate_for(layer);
+        if (worst && worst->status == Status::skip && gate) {
+            // Only skips here, and an earlier layer failed: that is the reason.
+            out.push_back({layer, Status::skip, "skipped: " + gate->reason()});
+        } else if (worst) {
             std::string summary =
                 worst->status == Status::pass
                     ? std::to_string(counted) + (counted == 1 ? " check passed" : " checks passed")
                 : is_failure(worst->status) ? failure_summaries(layer)
                                             : worst->summary;
             out.push_back({layer, worst->status, std::move(summary)});
-        } else if (auto gate = gate_for(layer)) {
+        } else if (gate) {
             out.push_back({layer, Status::skip, "skipped: " + gate->reason()});
         } else {
             out.push_back({layer, Status::skip, "nothing to check: no plugin covers this layer"});

@@ -61,7 +61,6 @@ public:
     std::string failure_summaries(Layer layer) const;
 
 private:
-
     std::vector<Fact> facts_;
     std::unordered_map<std::string, size_t> fact_index_;
     std::vector<Check> checks_;

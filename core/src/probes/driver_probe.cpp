@@ -1,6 +1,8 @@
 // Driver layer, as far as it can be seen without loading libcuda: the kernel
 // module (/proc/driver/nvidia/version) and the user-mode driver library
 // libcuda.so.1 on the loader's search path, including the toolkit's stub.
+#include <filesystem>
+
 #include "probes/kernel_module_version.h"
 #include "probes/library_search.h"
 #include "probes/probes.h"
@@ -88,9 +90,10 @@ void probe_libcuda(const ProbeContext& context, Report& report) {
             "the loader picks the CUDA toolkit's stub libcuda (" + chosen.path +
                 "): every driver call will fail with error 34",
             "found via " + chosen.via,
-            "remove the stubs directory from " +
-                std::string(chosen.via.rfind("LD_LIBRARY_PATH", 0) == 0 ? "LD_LIBRARY_PATH" : "ld.so.conf") +
-                "; the stub is for linking only",
+            chosen.via.rfind("LD_LIBRARY_PATH", 0) == 0
+                ? "remove " + std::filesystem::path(chosen.path).parent_path().string() + " (" + chosen.via +
+                      ") from LD_LIBRARY_PATH; the stub is for linking only"
+                : "remove the stubs directory from ld.so.conf and run ldconfig; the stub is for linking only",
             {"driver.libcuda.path"}));
         return;
     }

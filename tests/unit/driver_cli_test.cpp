@@ -1,0 +1,128 @@
+// This GPU-less host for real: no libcuda at all, then the toolkit's stub
+// exposed as libcuda.so.1; and `strata explain` end to end.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "support/run_process.h"
+
+using strata::test::line_count;
+using strata::test::run_process;
+using strata::test::scratch_path;
+using strata::test::strata_binary;
+
+namespace {
+
+nlohmann::json doctor_json(const std::vector<std::string>& environment) {
+    auto result = run_process({strata_binary(), "doctor", "--json"}, environment);
+    INFO(result.err);
+    REQUIRE(result.exit_code == 1);
+    return nlohmann::json::parse(result.out);
+}
+
+const nlohmann::json& find_check(const nlohmann::json& report, const std::string& id) {
+    for (const auto& check : report["checks"])
+        if (check["id"] == id) return check;
+    FAIL("no check " << id);
+    static const nlohmann::json none;
+    return none;
+}
+
+bool has(const nlohmann::json& value, const std::string& part) {
+    return value.get<std::string>().find(part) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("no libcuda on this host: the driver layer fails and error 35 is called no driver") {
+    auto report = doctor_json({"LD_LIBRARY_PATH"});
+    const auto& libcuda = find_check(report, "driver.libcuda");
+    CHECK(libcuda["status"] == "fail");
+    CHECK(libcuda["summary"] == "libcuda.so.1 not found");
+    const auto& runtime = find_check(report, "runtime.cudart.device_count");
+    CHECK(runtime["status"] == "fail");
+    CHECK(has(runtime["summary"], "no NVIDIA driver: libcuda.so.1 is not installed"));
+    CHECK(has(runtime["evidence"], "cudaErrorInsufficientDriver (35)"));
+    CHECK(find_check(report, "runtime.cudart.selftest")["status"] == "skip");
+    // The runtime plugin reports which cudart it loaded, and its version.
+    CHECK(report["environment"]["runtime.cudart.version"]["value"] == 13000);
+    CHECK(has(report["environment"]["runtime.cudart.path"]["value"], "libcudart.so.13"));
+}
+
+TEST_CASE("the toolkit's stub exposed as libcuda.so.1 is named, with the path entry to remove") {
+    namespace fs = std::filesystem;
+    fs::path dir = scratch_path("stub-libcuda");
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    fs::create_symlink(STRATA_TEST_CUDA_STUB, dir / "libcuda.so.1");
+    auto report = doctor_json({"LD_LIBRARY_PATH=/nonexistent/first:" + dir.string()});
+    const auto& libcuda = find_check(report, "driver.libcuda");
+    CHECK(libcuda["status"] == "fail");
+    CHECK(has(libcuda["summary"], "stub libcuda (" + (dir / "libcuda.so.1").string() + ")"));
+    CHECK(has(libcuda["remedy"], "remove " + dir.string() + " (LD_LIBRARY_PATH entry 2)"));
+    const auto& init = find_check(report, "driver.cuda_init");
+    CHECK(has(init["summary"], "is the CUDA toolkit's stub"));
+    const auto& runtime = find_check(report, "runtime.cudart.device_count");
+    CHECK(has(runtime["evidence"], "(34)"));
+    CHECK(runtime["remedy"] ==
+          "remove " + dir.string() + " from LD_LIBRARY_PATH; the stub is for linking only");
+    fs::remove_all(dir);
+}
+
+TEST_CASE("strata explain classifies failure-reports.jsonl and prints the fraction") {
+    auto result = run_process({strata_binary(), "explain", "--evaluate", STRATA_TEST_FAILURE_REPORTS});
+    INFO(result.out << result.err);
+    REQUIRE(result.exit_code == 0);
+    // "44/45 classified to their root layer (97.8%)": parse the fraction.
+    size_t slash = result.out.rfind('/');
+    size_t start = result.out.rfind('\n', slash);
+    start = start == std::string::npos ? 0 : start + 1;
+    int right = std::stoi(result.out.substr(start, slash - start));
+    int total = std::stoi(result.out.substr(slash + 1));
+    CHECK(total == 45);
+    // The one known miss (F70) says "undefined symbol ncclComm..." exactly as
+    // the two NCCL-version reports do; only the machine can tell them apart.
+    CHECK(right >= 44);
+}
+
+TEST_CASE("strata explain names the layer, the causes checked here and what to run") {
+    auto result =
+        run_process({strata_binary(), "explain", "--json",
+                     "RuntimeError: The NVIDIA driver on your system is too old (found version 11040)."});
+    REQUIRE(result.exit_code == 0);
+    auto explanation = nlohmann::json::parse(result.out);
+    CHECK(explanation["failure_class"] == "driver_too_old_for_runtime");
+    CHECK(explanation["layer"] == "runtime");
+    // On this host libcuda is missing: that cause is found to hold.
+    bool libcuda_holds = false;
+    for (const auto& cause : explanation["causes"])
+        if (cause["check"] == "driver.libcuda") libcuda_holds = cause["state"] == "HOLDS";
+    CHECK(libcuda_holds);
+
+    auto piped =
+        run_process({"/bin/sh", "-c",
+                     "echo 'CUDA error: no kernel image is available for execution on the device' | " +
+                         strata_binary() + " explain --no-probe"});
+    CHECK(piped.exit_code == 0);
+    CHECK(piped.out.rfind("layer at fault: kernel (no_kernel_image_for_gpu_arch)", 0) == 0);
+    auto container = run_process({strata_binary(), "explain", "--no-probe", "--container", "yes",
+                                  "RuntimeError: Found no NVIDIA driver on your system."});
+    CHECK(container.out.rfind("layer at fault: driver (container_device_not_exposed)", 0) == 0);
+}
+
+TEST_CASE("strata explain: unknown text exits 1, no text or a bad file exits 2 with one line") {
+    CHECK(run_process({strata_binary(), "explain", "--no-probe", "all is well"}).exit_code == 1);
+    auto empty = run_process({"/bin/sh", "-c", strata_binary() + " explain --no-probe < /dev/null"});
+    CHECK(empty.exit_code == 2);
+    CHECK(line_count(empty.err) == 1);
+    std::string bad = scratch_path("bad.jsonl");
+    { std::ofstream(bad) << "{\"error_text\": \"x\", \"root_layer\": \"driver_missing\"}\n{truncated"; }
+    auto malformed = run_process({strata_binary(), "explain", "--evaluate", bad});
+    CHECK(malformed.exit_code == 2);
+    CHECK(malformed.err ==
+          "strata: error: " + bad + ":2: not a JSON object with string error_text and root_layer\n");
+    auto missing = run_process({strata_binary(), "explain", "--evaluate", "/nonexistent.jsonl"});
+    CHECK(missing.exit_code == 2);
+    std::filesystem::remove(bad);
+}

@@ -1,0 +1,218 @@
+// The driver, device, runtime and kernel layers end to end with the real
+// driver and cudart plugins in their workers, the real cudart, and the
+// fault-injection libcuda/NVML (tests/fakes) answering as each test says.
+// Core probes read a fixture machine; the workers inherit this process's
+// environment, which points the loader at the fake.
+#include <catch2/catch.hpp>
+#include <cstdlib>
+
+#include "diagnosis/rules.h"
+#include "doctor/doctor.h"
+#include "support/fixture_tree.h"
+
+using namespace strata;
+using strata::test::FixtureTree;
+
+namespace {
+
+// Sets environment variables for one test and restores them after.
+class ScopedEnv {
+public:
+    void set(const char* name, const std::string& value) {
+        const char* old = std::getenv(name);
+        saved_.emplace_back(name, old ? std::optional<std::string>(old) : std::nullopt);
+        ::setenv(name, value.c_str(), 1);
+    }
+    ~ScopedEnv() {
+        for (auto it = saved_.rbegin(); it != saved_.rend(); ++it) {
+            if (it->second)
+                ::setenv(it->first.c_str(), it->second->c_str(), 1);
+            else
+                ::unsetenv(it->first.c_str());
+        }
+    }
+
+private:
+    std::vector<std::pair<std::string, std::optional<std::string>>> saved_;
+};
+
+// A GPU node whose kernel module is `module_version`, with libcuda, device
+// nodes and a PCI GPU, as the core probes see it.
+void gpu_machine(FixtureTree& tree, const std::string& module_version = "580.65.06") {
+    tree.write("/proc/driver/nvidia/version", "NVRM version: NVIDIA UNIX x86_64 Kernel Module  " +
+                                                  module_version + "  Sun Jul 27 07:09:29 UTC 2025\n");
+    tree.write("/usr/lib/x86_64-linux-gnu/libcuda.so." + module_version, "ELF");
+    tree.symlink("/usr/lib/x86_64-linux-gnu/libcuda.so.1", "libcuda.so." + module_version);
+    tree.write("/dev/nvidiactl");
+    tree.write("/dev/nvidia0");
+    tree.write("/sys/bus/pci/devices/0000:18:00.0/vendor", "0x10de\n");
+    tree.write("/sys/bus/pci/devices/0000:18:00.0/class", "0x030200\n");
+    tree.write("/sys/bus/pci/devices/0000:18:00.0/device", "0x2335\n");
+}
+
+Report doctor_with_fake(const FixtureTree& tree, const std::string& fake,
+                        std::map<std::string, std::string> env = {}) {
+    ScopedEnv scoped;
+    scoped.set("STRATA_FAKE_CUDA", fake);
+    scoped.set("LD_LIBRARY_PATH", STRATA_TEST_FAKE_DRIVER_DIR);
+    RunOptions options;
+    options.executable = STRATA_TEST_BINARY;
+    options.plugins.include_builtin = true;
+    return run_doctor(options, ProbeContext(tree.root(), std::move(env)));
+}
+
+const Check& check(const Report& report, const std::string& id) {
+    const Check* found = report.find_check(id);
+    INFO("check " << id);
+    REQUIRE(found);
+    return *found;
+}
+
+bool has(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("a 12.4 driver under the 13.0 runtime names the driver floor") {
+    FixtureTree tree;
+    gpu_machine(tree);
+    Report report = doctor_with_fake(tree, "version=12040");
+    const Check& compat = check(report, "runtime.driver_compatibility");
+    CHECK(compat.layer == Layer::runtime);
+    CHECK(compat.status == Status::fail);
+    CHECK(compat.summary == "driver supports CUDA 12.4; this runtime needs ≥ 13.0 (driver ≥ 580)");
+    CHECK(has(compat.remedy, "update the NVIDIA driver to branch 580"));
+    // The real cudart answered 35 through the fake's cuGetProcAddress.
+    CHECK(report.find_fact("runtime.cudart.device_count_result")->value == 35);
+    CHECK(has(check(report, "runtime.cudart.device_count").summary,
+              "supports CUDA 12.4, older than this runtime"));
+    CHECK(report.exit_code() == 1);
+}
+
+TEST_CASE("no device inside a container is the container's fault, with the --gpus remedy") {
+    FixtureTree tree;
+    gpu_machine(tree);
+    tree.write("/.dockerenv");
+    Report report = doctor_with_fake(tree, "init=100");
+    const Check& init = check(report, "driver.cuda_init");
+    CHECK(init.layer == Layer::container);
+    CHECK(init.status == Status::fail);
+    CHECK(has(init.summary, "no GPU is exposed to this container"));
+    CHECK(has(init.remedy, "--gpus all"));
+    CHECK(has(init.remedy, "NVIDIA_VISIBLE_DEVICES"));
+    // Self-tests of later layers are gated by it.
+    CHECK(check(report, "runtime.cudart.selftest").status == Status::skip);
+}
+
+TEST_CASE("error 803 and a user-mode driver newer than the kernel module") {
+    FixtureTree tree;
+    gpu_machine(tree, "460.56");
+    Report report = doctor_with_fake(tree, "init=803;nvml_driver=460.73.01");
+    const Check& init = check(report, "driver.cuda_init");
+    CHECK(init.layer == Layer::driver);
+    CHECK(init.status == Status::fail);
+    CHECK(has(init.summary, "does not match the kernel module (error 803)"));
+    CHECK(has(init.remedy, "reboot"));
+    const Check& versions = check(report, "driver.version_agreement");
+    CHECK(versions.status == Status::fail);
+    CHECK(has(versions.summary, "Driver/library version mismatch"));
+    CHECK(has(versions.summary, "kernel module 460.56"));
+    CHECK(has(versions.summary, "NVML 460.73.01"));
+}
+
+TEST_CASE("NVML's own version-mismatch error fails the agreement check") {
+    FixtureTree tree;
+    gpu_machine(tree);
+    Report report = doctor_with_fake(tree, "nvml_init=18");
+    const Check& versions = check(report, "driver.version_agreement");
+    CHECK(versions.status == Status::fail);
+    CHECK(has(versions.evidence, "Driver/library version mismatch (18)"));
+}
+
+TEST_CASE("error 804: forward compatibility on a GPU without it") {
+    FixtureTree tree;
+    gpu_machine(tree);
+    Report report = doctor_with_fake(tree, "init=804");
+    const Check& init = check(report, "driver.cuda_init");
+    CHECK(init.layer == Layer::driver);
+    CHECK(has(init.summary, "forward-compatibility libcuda"));
+    CHECK(has(init.remedy, "data-centre GPUs"));
+}
+
+TEST_CASE("a GPU no image covers: the driver refuses every image with 209") {
+    FixtureTree tree;
+    gpu_machine(tree);
+    Report report = doctor_with_fake(tree, "cc=3.5;module_load=209;name=Tesla K40");
+    const Check& images = check(report, "kernel.driver_images.gpu0");
+    CHECK(images.layer == Layer::kernel);
+    CHECK(images.status == Status::fail);
+    CHECK(has(images.summary, "(CC 3.5): no image of strata's probe kernel can run on it"));
+    CHECK(has(images.summary, "CUDA_ERROR_NO_BINARY_FOR_GPU (209)"));
+    CHECK(has(images.remedy, "STRATA_CUDA_ARCHITECTURES"));
+    CHECK(report.find_fact("device.0.compute_capability")->value == "3.5");
+    CHECK(report.find_fact("device.0.name")->value == "Tesla K40");
+    // The core's image check reads the same GPU from the driver plugin's facts.
+    const Check& own = check(report, "kernel.strata_images");
+    CHECK(own.status == Status::fail);
+    CHECK(has(own.summary, "GPU 0 (Tesla K40, CC 3.5)"));
+}
+
+TEST_CASE("PTX too new for the driver (222) names the toolkit the driver must support") {
+    FixtureTree tree;
+    gpu_machine(tree);
+    Report report = doctor_with_fake(tree, "module_load=222");
+    const Check& images = check(report, "kernel.driver_images.gpu0");
+    CHECK(images.status == Status::fail);
+    CHECK(has(images.summary, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION (222)"));
+    CHECK(has(images.evidence, "the PTX is ISA"));
+    CHECK(has(images.remedy, "update the driver to one that supports CUDA"));
+}
+
+TEST_CASE("an invalid image (200) points at ZSTD images on pre-R550 drivers") {
+    FixtureTree tree;
+    gpu_machine(tree, "535.104.05");
+    Report report = doctor_with_fake(tree, "module_load=200;nvml_driver=535.104.05;version=12020");
+    const Check& images = check(report, "kernel.driver_images.gpu0");
+    CHECK(images.status == Status::fail);
+    CHECK(has(images.summary, "CUDA_ERROR_INVALID_IMAGE (200)"));
+    CHECK(has(images.remedy, "550.54.14"));
+    CHECK(has(images.remedy, "ZSTD"));
+}
+
+TEST_CASE("a driver that accepts launches but drops them fails verification with the index") {
+    FixtureTree tree;
+    gpu_machine(tree);
+    Report report = doctor_with_fake(tree, "cc=9.0;devices=2;name=NVIDIA H200");
+    for (const char* id : {"kernel.driver_images.gpu0", "kernel.driver_images.gpu1"}) {
+        const Check& images = check(report, id);
+        CHECK(images.status == Status::fail);
+        CHECK(has(images.summary, "sm_90: wrong result: a[0]"));
+    }
+    CHECK(report.find_fact("device.count")->value == 2);
+    CHECK(report.find_fact("device.1.pci_bus_id")->value == "00000000:19:00.0");
+    // NVML's view joined by PCI bus id.
+    CHECK(report.find_fact("device.1.mig_mode")->value == "disabled");
+    CHECK(report.find_fact("device.0.memory_mib")->value == 81920);
+    CHECK(check(report, "driver.cuda_init").status == Status::pass);
+    CHECK(check(report, "driver.version_agreement").status == Status::pass);
+    const Check& own = check(report, "kernel.strata_images");
+    CHECK(own.status == Status::pass);
+    CHECK(has(own.evidence, "GPU 1 (NVIDIA H200, CC 9.0): libstrata_kernels.so -> sm_90 (native)"));
+}
+
+TEST_CASE("GPU counts: CUDA_VISIBLE_DEVICES explains a smaller CUDA count") {
+    FixtureTree tree;
+    gpu_machine(tree);
+    Report same = doctor_with_fake(tree, "devices=1");
+    CHECK(check(same, "device.count_agreement").status == Status::pass);
+    Report hidden = doctor_with_fake(tree, "devices=1", {{"CUDA_VISIBLE_DEVICES", "0"}});
+    CHECK(check(hidden, "device.count_agreement").status == Status::pass);
+}
+
+TEST_CASE("driver version from a library file name") {
+    CHECK(version_from_library_path("/usr/lib/x86_64-linux-gnu/libcuda.so.580.65.06", "libcuda.so") ==
+          "580.65.06");
+    CHECK(version_from_library_path("/usr/lib/libcuda.so.1", "libcuda.so").empty());
+    CHECK(version_from_library_path("libnvidia-ml.so.1", "libcuda.so").empty());
+}
