@@ -2,6 +2,8 @@
 
 #include <regex>
 
+#include "probes/text_util.h"
+
 namespace strata {
 
 namespace {
@@ -32,16 +34,22 @@ const Check* find_check(const Report& report, const std::string& id) {
 }  // namespace
 
 Classification classify_error(std::string_view text, bool in_container) {
+    // Line by line, each capped: std::regex recurses per character, so a
+    // pasted multi-megabyte log must never reach it as one subject.
+    constexpr size_t kMaxLine = 4096;
+    std::vector<std::string> lines;
+    for (std::string_view line : split_lines(text)) lines.emplace_back(line.substr(0, kMaxLine));
     const auto& rules = explain_rules();
     const auto& patterns = compiled_patterns();
-    std::string subject(text);
     for (size_t i = 0; i < rules.size(); ++i) {
         for (const std::regex& pattern : patterns[i]) {
-            std::smatch match;
-            if (!std::regex_search(subject, match, pattern)) continue;
-            const ExplainRule& rule = rules[i];
-            bool swap = in_container && !rule.failure_class_in_container.empty();
-            return {&rule, swap ? rule.failure_class_in_container : rule.failure_class, match.str()};
+            for (const std::string& line : lines) {
+                std::smatch match;
+                if (!std::regex_search(line, match, pattern)) continue;
+                const ExplainRule& rule = rules[i];
+                bool swap = in_container && !rule.failure_class_in_container.empty();
+                return {&rule, swap ? rule.failure_class_in_container : rule.failure_class, match.str()};
+            }
         }
     }
     return {};
