@@ -54,6 +54,9 @@ public:
     void fact(std::string_view key, int value, std::string_view source) const {
         fact(key, static_cast<int64_t>(value), source);
     }
+    void fact(std::string_view key, long long value, std::string_view source) const {
+        fact(key, static_cast<int64_t>(value), source);
+    }
     void fact(std::string_view key, double value, std::string_view source) const {
         strata_fact out = base_fact(key, source);
         out.type = STRATA_VALUE_DOUBLE;

@@ -10,6 +10,7 @@
 #include <functional>
 #include <vector>
 
+#include "cuda_helpers.h"
 #include "strata_kernels/kernels.h"
 
 namespace strata::cudart {
@@ -19,50 +20,17 @@ namespace {
 namespace k = strata::kernels;
 
 std::string error_text(int rc) {
-    auto error = static_cast<cudaError_t>(rc);
-    return std::string(cudaGetErrorName(error)) + " (" + std::to_string(rc) +
-           "): " + cudaGetErrorString(error);
+    return plugin::cuda_error_text(static_cast<cudaError_t>(rc));
 }
 
-// Device buffer that frees itself; contents copied in and out as floats or raw bits.
-template <typename T>
-class DeviceBuffer {
-public:
-    explicit DeviceBuffer(size_t n) : n_(n) {
-        status_ = cudaMalloc(reinterpret_cast<void**>(&data_), n * sizeof(T));
-    }
-    ~DeviceBuffer() {
-        if (data_) cudaFree(data_);
-    }
-    DeviceBuffer(const DeviceBuffer&) = delete;
-    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-    T* get() const { return data_; }
-    cudaError_t status() const { return status_; }
-    cudaError_t upload(const std::vector<T>& host) {
-        return cudaMemcpy(data_, host.data(), n_ * sizeof(T), cudaMemcpyHostToDevice);
-    }
-    cudaError_t download(std::vector<T>& host) const {
-        host.resize(n_);
-        return cudaMemcpy(host.data(), data_, n_ * sizeof(T), cudaMemcpyDeviceToHost);
-    }
-
-private:
-    T* data_ = nullptr;
-    size_t n_;
-    cudaError_t status_;
-};
+using plugin::DeviceBuffer;
+using plugin::input_pattern;
 
 struct KernelResult {
     std::string name;
     bool ok = false;
     std::string detail;  // error, or "largest error 1e-7 at [12]"
 };
-
-std::vector<float> pattern(size_t n, int seed) {
-    std::vector<float> out(n);
-    for (size_t i = 0; i < n; ++i) out[i] = static_cast<float>((i * 7 + seed * 13) % 101) / 50.f - 1.f;
-    return out;
-}
 
 KernelResult compare(const std::string& name, const std::vector<float>& got, const std::vector<float>& want,
                      double tolerance) {
@@ -94,7 +62,7 @@ std::vector<KernelResult> run_all(int cc_major, const plugin::Reporter& report, 
     std::vector<KernelResult> results;
     constexpr size_t n = 1 << 22;
     constexpr float s = 3.0f;
-    auto b = pattern(n, 1), c = pattern(n, 2);
+    auto b = input_pattern(n, 1), c = input_pattern(n, 2);
     std::vector<float> want(n);
     k::copy_reference(want.data(), b.data(), n);
     results.push_back(run_elementwise(
@@ -135,7 +103,7 @@ std::vector<KernelResult> run_all(int cc_major, const plugin::Reporter& report, 
     }
     {  // SGEMM 256^3: the reference accumulates in double; float order differs by ~k ulps.
         constexpr int m = 256, nn = 256, kk = 256;
-        auto a = pattern(size_t{m} * kk, 3), bm = pattern(size_t{kk} * nn, 4);
+        auto a = input_pattern(size_t{m} * kk, 3), bm = input_pattern(size_t{kk} * nn, 4);
         std::vector<float> expected(size_t{m} * nn);
         k::sgemm_reference(a.data(), bm.data(), expected.data(), m, nn, kk);
         DeviceBuffer<float> a_dev(a.size()), b_dev(bm.size()), c_dev(expected.size());
@@ -151,7 +119,7 @@ std::vector<KernelResult> run_all(int cc_major, const plugin::Reporter& report, 
     if (k::tensor_core_supported(cc_major)) {  // BF16 inputs are exact; FP32 accumulation.
         constexpr int m = 128, nn = 128, kk = 64;
         std::vector<uint16_t> a(size_t{m} * kk), bm(size_t{kk} * nn);
-        auto fa = pattern(a.size(), 5), fb = pattern(bm.size(), 6);
+        auto fa = input_pattern(a.size(), 5), fb = input_pattern(bm.size(), 6);
         for (size_t i = 0; i < a.size(); ++i) a[i] = k::float_to_bf16(fa[i]);
         for (size_t i = 0; i < bm.size(); ++i) bm[i] = k::float_to_bf16(fb[i]);
         std::vector<float> expected(size_t{m} * nn);
@@ -232,7 +200,7 @@ std::string run_forced_jit_child() {
         close(pipe_fds[0]);
         setenv("CUDA_FORCE_PTX_JIT", "1", 1);
         constexpr size_t n = 1 << 20;
-        auto b = pattern(n, 1), c = pattern(n, 2);
+        auto b = input_pattern(n, 1), c = input_pattern(n, 2);
         std::vector<float> want(n);
         k::triad_reference(want.data(), b.data(), c.data(), 2.f, n);
         KernelResult r = run_elementwise(

@@ -19,7 +19,7 @@ strata_task_result selftest(const strata_host_api* host) {
     return STRATA_TASK_OK;
 }
 
-const strata_str kRequired[] = {STRATA_STR("libcudart.so." STRATA_CUDART_SOVERSION)};
+const strata_str kRequired[] = {STRATA_STR("libcudart.so." STRATA_CUDA_MAJOR)};
 
 const strata_plugin_descriptor kDescriptor = {
     STRATA_STRUCT_HEADER(strata_plugin_descriptor),

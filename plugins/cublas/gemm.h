@@ -1,0 +1,62 @@
+// The GEMMs cuBLAS is tested and timed with: FP32 through cublasSgemm, and
+// FP16 / BF16 inputs with FP32 accumulation and output through cublasLtMatmul.
+// Column-major, C = A (m x k) * B (k x n).
+#pragma once
+
+#include <cublasLt.h>
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+
+#include <string>
+#include <vector>
+
+#include "cuda_helpers.h"
+
+namespace strata::cublas {
+
+enum class GemmType { f32, f16, bf16 };
+
+const char* gemm_type_name(GemmType type);
+// Tensor-core FP16 needs CC 5.3+, BF16 8.0+; FP32 runs everywhere.
+bool gemm_type_supported(GemmType type, int cc_major, int cc_minor);
+
+// One problem on the device: inputs from input_pattern (rounded to the
+// input type), output FP32. Owns its handles and buffers.
+class GemmProblem {
+public:
+    GemmProblem(GemmType type, int m, int n, int k);
+    ~GemmProblem();
+    GemmProblem(const GemmProblem&) = delete;
+    GemmProblem& operator=(const GemmProblem&) = delete;
+
+    // Empty when ready; otherwise what failed.
+    const std::string& error() const { return error_; }
+    // Enqueues one GEMM on `stream`; false and error() on failure.
+    bool run(cudaStream_t stream);
+    // Compares `samples` output elements (spread over C) with a double
+    // precision CPU dot product; returns the largest relative error and where.
+    struct Check {
+        double error = 0;
+        size_t index = 0;
+        double got = 0, want = 0;
+        std::string problem;  // a failed copy
+    };
+    Check verify(size_t samples);
+
+    double flops() const { return 2.0 * m_ * n_ * k_; }
+    double bytes() const;
+
+private:
+    GemmType type_;
+    int m_, n_, k_;
+    std::vector<float> a_host_, b_host_;  // inputs as the device sees them (after rounding)
+    plugin::DeviceBuffer<char> a_, b_;
+    plugin::DeviceBuffer<float> c_, workspace_;
+    cublasHandle_t handle_ = nullptr;
+    cublasLtHandle_t lt_ = nullptr;
+    cublasLtMatmulDesc_t desc_ = nullptr;
+    cublasLtMatrixLayout_t layout_a_ = nullptr, layout_b_ = nullptr, layout_c_ = nullptr;
+    std::string error_;
+};
+
+}  // namespace strata::cublas

@@ -1,0 +1,13 @@
+// The cuDNN plugin's self-test (three convolution shapes on every GPU, every
+// output verified) and its benchmarks (two ResNet-like layers).
+#pragma once
+
+#include "reporter.h"
+
+namespace strata::cudnn {
+
+void selftest_convolutions(const plugin::Reporter& report);
+
+const strata_benchmark* convolution_benchmarks(size_t* count);
+
+}  // namespace strata::cudnn

@@ -1,0 +1,14 @@
+// The NCCL plugin's self-test (an all-reduce across every local GPU, every
+// element of every rank verified) and its benchmarks (all-reduce across
+// sizes, with nccl-tests' bus bandwidth).
+#pragma once
+
+#include "reporter.h"
+
+namespace strata::nccl {
+
+void selftest_all_reduce(const plugin::Reporter& report);
+
+const strata_benchmark* all_reduce_benchmarks(size_t* count);
+
+}  // namespace strata::nccl
