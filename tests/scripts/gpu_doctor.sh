@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # On a GPU machine: `strata doctor --json` must prove every layer through a
 # launched, verified kernel: the driver plugin's per-image test (SASS and PTX)
-# and the runtime's kernel test pass on every GPU. Exit 77 (skip) without one.
+# the runtime's kernel test, and the cuBLAS, cuDNN and NCCL self-tests pass on
+# every GPU. Exit 77 (skip) without one.
 set -euo pipefail
 strata=$1
 if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
@@ -22,7 +23,12 @@ for gpu in range(count):
         check = checks.get(f"{prefix}{gpu}")
         if not check or check["status"] not in ("pass", "warn"):
             problems.append(f"{prefix}{gpu}: {check and check['status']}: {check and check['summary']}")
-for id in ("driver.cuda_init", "runtime.cudart.device_count", "runtime.driver_compatibility"):
+    for prefix in ("library.cublas.gpu", "library.cudnn.gpu"):
+        check = checks.get(f"{prefix}{gpu}")
+        if not check or check["status"] != "pass":
+            problems.append(f"{prefix}{gpu}: {check and check['status']}: {check and check['summary']}")
+for id in ("driver.cuda_init", "runtime.cudart.device_count", "runtime.driver_compatibility",
+           "library.nccl.all_reduce", "kernel.cudart.force_ptx_jit"):
     if checks.get(id, {}).get("status") not in ("pass", "warn"):
         problems.append(f"{id}: {checks.get(id)}")
 for c in report["checks"]:

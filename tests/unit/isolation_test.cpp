@@ -187,7 +187,7 @@ TEST_CASE("a full doctor run reports every plugin, each with its own status") {
     const Check* crashed = report.find_check("runtime.test_segfault.probe");
     REQUIRE(crashed);
     CHECK(crashed->status == Status::crashed);
-    const Check* missing = report.find_check("host.test_missing_dependency.load");
+    const Check* missing = report.find_check("library.test_missing_dependency.load");
     REQUIRE(missing);
     CHECK(missing->summary ==
           "plugin test_missing_dependency cannot load: libstrata_test_ghost.so not found");

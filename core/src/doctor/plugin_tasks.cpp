@@ -1,5 +1,6 @@
 #include "doctor/plugin_tasks.h"
 
+#include "diagnosis/install_hints.h"
 #include "probes/probes.h"
 
 namespace strata {
@@ -57,9 +58,11 @@ void add_outcome_check(const TaskOutcome& outcome, const PluginRecord& record, c
                 ? "plugin " + record.name + " cannot load: " + record.missing_library + " not found"
                 : "plugin " + record.name + " cannot load: " + outcome.message;
         check.evidence = outcome.message;
+        std::string hint = install_hint(record.missing_library);
         check.remedy = record.state == PluginState::missing_dependency
-                           ? "install the package that provides " + record.missing_library +
-                                 ", or add the directory holding it to LD_LIBRARY_PATH"
+                           ? (hint.empty() ? "install the package that provides " + record.missing_library
+                                           : "install " + hint) +
+                                 "; if it is installed, add its directory to LD_LIBRARY_PATH"
                            : "rebuild or reinstall the plugin " + record.path;
     } else {
         check.id = check_prefix(record) + "." + task;
@@ -105,6 +108,10 @@ PluginRecord run_plugin_task(const RunOptions& options, const PluginCandidate& c
     record.state = state_for(outcome);
     if (record.state != PluginState::loaded) record.message = outcome.message;
     if (outcome.load_error) record.missing_library = outcome.load_error->library;
+    // A plugin that could not load never told its layer; a missing library
+    // belongs to the layer of that library, so it gates what it should.
+    if (!record.layer && record.state == PluginState::missing_dependency)
+        record.layer = layer_of_library(record.missing_library);
 
     Layer layer = record.layer.value_or(Layer::host);
     for (Fact& fact : outcome.facts) {
