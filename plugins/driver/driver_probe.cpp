@@ -161,14 +161,12 @@ void probe_driver_and_devices(const plugin::Reporter& report) {
         report.fact("driver.libcuda.load_error", api.load_error, "dlopen");
         // Not on the search path at all is the core's driver.libcuda check;
         // a copy that is found but will not load is news only this plugin has.
-        bool absent = api.load_error.find("cannot open shared object file") != std::string::npos;
-        report.check("driver.libcuda.load", STRATA_LAYER_DRIVER,
-                     absent ? STRATA_STATUS_SKIP : STRATA_STATUS_FAIL,
-                     {absent ? "libcuda.so.1 is not on the loader's search path (see driver.libcuda)"
-                             : "libcuda.so.1 was found but cannot be loaded",
-                      api.load_error,
-                      absent ? "" : "reinstall the NVIDIA driver's user-mode libraries for this architecture",
-                      {"driver.libcuda.load_error"}});
+        if (api.load_error.find("cannot open shared object file") == std::string::npos)
+            report.check("driver.libcuda.load", STRATA_LAYER_DRIVER, STRATA_STATUS_FAIL,
+                         {"libcuda.so.1 was found but cannot be loaded",
+                          api.load_error,
+                          "reinstall the NVIDIA driver's user-mode libraries for this architecture",
+                          {"driver.libcuda.load_error"}});
         return;
     }
     report.fact("driver.libcuda.loaded_path", api.path, "dlinfo");

@@ -71,11 +71,18 @@ void check_copies(const ProbeContext& context, const std::string& plugin,
         evidence += (evidence.empty() ? "" : "\n") + line;
     }
     Status status = with_others ? Status::warn : Status::pass;
-    std::string summary = with_others
-                              ? std::to_string(with_others) + " of the " + std::to_string(files.size()) +
-                                    " " + plugin + " file(s) loaded have other copies on the search path"
-                              : "each of the " + std::to_string(files.size()) + " " + plugin +
-                                    " file(s) loaded is the only copy on the search path";
+    std::string files_text = files.size() == 1
+                                 ? "the " + plugin + " file loaded"
+                                 : std::to_string(files.size()) + " " + plugin + " files loaded";
+    std::string summary;
+    if (with_others == 0)
+        summary = (files.size() == 1 ? files_text : "each of the " + files_text) +
+                  " is the only copy on the search path";
+    else if (files.size() == 1)
+        summary = files_text + " has other copies on the search path";
+    else
+        summary = std::to_string(with_others) + " of the " + files_text +
+                  (with_others == 1 ? " has" : " have") + " other copies on the search path";
     report.add_check(make_check("library." + plugin + ".copies", Layer::library, status, summary, evidence,
                                 with_others
                                     ? "make sure the copy that wins is the build you mean to use; remove "

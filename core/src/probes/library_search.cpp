@@ -28,6 +28,14 @@ std::string machine_path(const ProbeContext& context, const std::filesystem::pat
 
 LibrarySearch::LibrarySearch(const ProbeContext& context) : context_(context) {
     if (auto value = context.env("LD_LIBRARY_PATH")) ld_library_path_ = split_path_list(*value);
+    // The loader reads a relative entry against the working directory.
+    if (context.is_live())
+        for (std::string& entry : ld_library_path_)
+            if (!entry.empty() && entry.front() != '/') {
+                std::error_code ec;
+                auto absolute = std::filesystem::absolute(entry, ec);
+                if (!ec) entry = absolute.lexically_normal().string();
+            }
     if (auto bytes = context.read("/etc/ld.so.cache", 64 << 20))
         if (auto parsed = parse_ld_so_cache(*bytes)) cache_ = std::move(*parsed);
 }
