@@ -5,6 +5,7 @@
 // environment, which points the loader at the fake.
 #include <catch2/catch.hpp>
 #include <cstdlib>
+#include <filesystem>
 
 #include "diagnosis/rules.h"
 #include "doctor/doctor.h"
@@ -51,10 +52,11 @@ void gpu_machine(FixtureTree& tree, const std::string& module_version = "580.65.
 }
 
 Report doctor_with_fake(const FixtureTree& tree, const std::string& fake,
-                        std::map<std::string, std::string> env = {}) {
+                        std::map<std::string, std::string> env = {},
+                        const std::string& library_path = STRATA_TEST_FAKE_DRIVER_DIR) {
     ScopedEnv scoped;
     scoped.set("STRATA_FAKE_CUDA", fake);
-    scoped.set("LD_LIBRARY_PATH", STRATA_TEST_FAKE_DRIVER_DIR);
+    scoped.set("LD_LIBRARY_PATH", library_path);
     RunOptions options;
     options.executable = STRATA_TEST_BINARY;
     options.plugins.include_builtin = true;
@@ -138,6 +140,27 @@ TEST_CASE("error 804: forward compatibility on a GPU without it") {
     CHECK(init.layer == Layer::driver);
     CHECK(has(init.summary, "forward-compatibility libcuda"));
     CHECK(has(init.remedy, "data-centre GPUs"));
+}
+
+TEST_CASE("a forward-compatibility libcuda that initialises is reported as supported") {
+    namespace fs = std::filesystem;
+    FixtureTree tree;
+    gpu_machine(tree, "535.104.05");
+    fs::path compat = tree.root() / "usr/local/cuda-13.0/compat";
+    fs::create_directories(compat);
+    fs::copy_file(fs::path(STRATA_TEST_FAKE_DRIVER_DIR) / "libcuda.so.1", compat / "libcuda.so.1");
+    Report report = doctor_with_fake(tree, "version=13000;nvml_driver=535.104.05", {},
+                                     compat.string() + ":" + STRATA_TEST_FAKE_DRIVER_DIR);
+    CHECK(report.find_fact("driver.libcuda.forward_compat")->value == true);
+    const Check& forward = check(report, "driver.forward_compat");
+    CHECK(forward.status == Status::pass);
+    CHECK(has(forward.summary, "/compat/libcuda.so.1) is in use, and this GPU supports it"));
+    CHECK(has(forward.evidence, "kernel module 535.104.05"));
+    // The same library on a GPU without forward compatibility: 804.
+    Report refused =
+        doctor_with_fake(tree, "init=804", {}, compat.string() + ":" + STRATA_TEST_FAKE_DRIVER_DIR);
+    CHECK(has(check(refused, "driver.cuda_init").summary,
+              "/compat/libcuda.so.1) is in use on a GPU that does not"));
 }
 
 TEST_CASE("a GPU no image covers: the driver refuses every image with 209") {

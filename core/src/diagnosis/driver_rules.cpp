@@ -74,6 +74,17 @@ void rule_cuda_init(const ProbeContext& context, Report& report) {
     if (*code == 0) {
         report.add_check(make_check("driver.cuda_init", Layer::driver, Status::pass, "cuInit succeeded",
                                     error, "", {"driver.cuda.init_result"}));
+        // A cuda-compat libcuda that initialises: forward compatibility works on this GPU.
+        if (fact_true(report, "driver.libcuda.forward_compat"))
+            report.add_check(make_check(
+                "driver.forward_compat", Layer::driver, Status::pass,
+                "a forward-compatibility libcuda (" +
+                    fact_string(report, "driver.libcuda.loaded_path").value_or("libcuda.so.1") +
+                    ") is in use, and this GPU supports it",
+                "kernel module " + fact_string(report, "driver.kernel_module.version").value_or("unknown") +
+                    "; the compat libcuda supports CUDA " +
+                    cuda_version_text(fact_int(report, "driver.cuda.version").value_or(0)),
+                "", {"driver.libcuda.forward_compat", "driver.libcuda.loaded_path"}));
         return;
     }
     InitDiagnosis diagnosis = diagnose_init(*code, context, report);

@@ -1,6 +1,7 @@
 #include "doctor/kernel_images.h"
 
 #include <filesystem>
+#include <tuple>
 
 #include "plugins/discovery.h"
 #include "probes/probes.h"
@@ -88,7 +89,57 @@ GpuDiscovery gpus_from_facts(const Report& report) {
     return out;
 }
 
+Check ptx_jit_check(const std::vector<std::string>& files, long long driver_cuda_version) {
+    // The newest PTX ISA among strata's own images, and the CUDA release it needs.
+    uint16_t isa_major = 0, isa_minor = 0;
+    std::string where;
+    for (const std::string& path : files) {
+        auto file = arch::MappedFile::open(path);
+        if (!file) continue;
+        auto listing = arch::read_binary(file->bytes());
+        if (!listing) continue;
+        for (const arch::FatbinImage& image : listing->scan.images) {
+            if (image.kind != arch::ImageKind::ptx) continue;
+            if (std::tie(image.version_major, image.version_minor) > std::tie(isa_major, isa_minor)) {
+                isa_major = image.version_major;
+                isa_minor = image.version_minor;
+                where = std::filesystem::path(path).filename().string() + " " + image.target_name();
+            }
+        }
+    }
+    std::string driver_text =
+        std::to_string(driver_cuda_version / 1000) + "." + std::to_string((driver_cuda_version % 1000) / 10);
+    if (isa_major == 0)
+        return make_check(
+            "kernel.ptx_jit", Layer::kernel, Status::warn,
+            "strata's kernels carry no PTX: a GPU newer than the build's SASS cannot run them", "",
+            "keep PTX for the newest architecture in STRATA_CUDA_ARCHITECTURES (\"120\", not \"120-real\")");
+    std::string isa = std::to_string(isa_major) + "." + std::to_string(isa_minor);
+    auto needs = arch::cuda_for_ptx_isa(isa_major, isa_minor);
+    if (!needs)
+        return make_check(
+            "kernel.ptx_jit", Layer::kernel, Status::warn,
+            "strata's PTX is ISA " + isa + ", which strata's tables do not map to a CUDA release", where);
+    arch::CudaVersion driver{static_cast<uint32_t>(driver_cuda_version / 1000),
+                             static_cast<uint32_t>((driver_cuda_version % 1000) / 10)};
+    if (driver < *needs)
+        return make_check("kernel.ptx_jit", Layer::kernel, Status::warn,
+                          "this driver (CUDA " + driver_text + ") cannot JIT strata's PTX (ISA " + isa +
+                              ", needs CUDA " + needs->text() +
+                              "): only GPUs with native SASS in the build run "
+                              "strata's kernels",
+                          where, "update the driver to one for CUDA " + needs->text() + " or newer",
+                          {"driver.cuda.version"});
+    return make_check("kernel.ptx_jit", Layer::kernel, Status::pass,
+                      "this driver (CUDA " + driver_text + ") can JIT strata's PTX (ISA " + isa +
+                          ", needs CUDA " + needs->text() + ")",
+                      where, "", {"driver.cuda.version"});
+}
+
 void check_own_kernel_images(const std::string& executable, Report& report) {
+    if (const Fact* driver = report.find_fact("driver.cuda.version");
+        driver && driver->value.is_number_integer() && driver->value.get<long long>() > 0)
+        report.add_check(ptx_jit_check(own_device_code_files(executable), driver->value.get<long long>()));
     GpuDiscovery discovery = gpus_from_facts(report);
     if (discovery.gpus.empty()) discovery = discover_gpus();
     if (discovery.gpus.empty()) {

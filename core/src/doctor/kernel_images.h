@@ -19,7 +19,11 @@ std::vector<std::string> own_device_code_files(const std::string& executable);
 Check kernel_image_check(const std::vector<GpuInfo>& gpus, const std::vector<std::string>& files,
                          const std::string& driver_version);
 
-// Adds the check to `report` (static, so never gated), for the GPUs the
+// kernel.ptx_jit: whether a driver of this CUDA version (12040) can JIT the
+// newest PTX in strata's own device code.
+Check ptx_jit_check(const std::vector<std::string>& files, long long driver_cuda_version);
+
+// Adds the checks to `report` (static, so never gated), for the GPUs the
 // driver plugin reported, or NVML's when the plugin did not run.
 void check_own_kernel_images(const std::string& executable, Report& report);
 
