@@ -1,6 +1,7 @@
 #include "doctor/doctor.h"
 
 #include <algorithm>
+#include <future>
 
 #include "diagnosis/rules.h"
 #include "doctor/build_info.h"
@@ -12,14 +13,25 @@ namespace strata {
 
 namespace {
 
-// Probes every plugin (each in its own worker) and returns the records of
-// those that loaded, sorted by layer for the self-test pass.
+// Probes every plugin, each in its own worker and all at once (workers are
+// separate processes; only the folding into the report is sequential, in
+// discovery order, so the report does not depend on timing). Returns the
+// records of those that loaded, sorted by layer for the self-test pass.
 std::vector<std::pair<PluginCandidate, PluginRecord>> probe_plugins(const RunOptions& options,
                                                                     const std::string& task, Report& report) {
+    std::vector<PluginCandidate> candidates = discover_plugins(options.plugins, options.executable);
+    std::vector<std::future<TaskOutcome>> running(candidates.size());
+    for (size_t i = 0; i < candidates.size(); ++i)
+        if (!candidates[i].refusal)
+            running[i] = std::async(std::launch::async, [&options, &candidate = candidates[i], &task] {
+                return execute_plugin_task(options, candidate, task);
+            });
     std::vector<std::pair<PluginCandidate, PluginRecord>> loaded;
-    for (const PluginCandidate& candidate : discover_plugins(options.plugins, options.executable)) {
-        PluginRecord record = candidate.refusal ? refuse_plugin(candidate, report)
-                                                : run_plugin_task(options, candidate, task, report);
+    for (size_t i = 0; i < candidates.size(); ++i) {
+        const PluginCandidate& candidate = candidates[i];
+        PluginRecord record = candidate.refusal
+                                  ? refuse_plugin(candidate, report)
+                                  : fold_plugin_outcome(candidate, task, running[i].get(), report);
         if (record.state == PluginState::loaded) loaded.emplace_back(candidate, record);
         report.add_plugin(std::move(record));
     }

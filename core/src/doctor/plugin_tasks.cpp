@@ -92,16 +92,24 @@ PluginRecord refuse_plugin(const PluginCandidate& candidate, Report& report) {
     return record;
 }
 
-PluginRecord run_plugin_task(const RunOptions& options, const PluginCandidate& candidate,
-                             const std::string& task, Report& report) {
+TaskOutcome execute_plugin_task(const RunOptions& options, const PluginCandidate& candidate,
+                                const std::string& task) {
     WorkerRequest request;
     request.strata_executable = options.executable;
     request.plugin_path = candidate.path;
     request.task = task;
     request.deadline_override = options.timeout;
     if (options.timeout) request.load_deadline = std::max(request.load_deadline, *options.timeout);
-    TaskOutcome outcome = run_worker_task(request);
+    return run_worker_task(request);
+}
 
+PluginRecord run_plugin_task(const RunOptions& options, const PluginCandidate& candidate,
+                             const std::string& task, Report& report) {
+    return fold_plugin_outcome(candidate, task, execute_plugin_task(options, candidate, task), report);
+}
+
+PluginRecord fold_plugin_outcome(const PluginCandidate& candidate, const std::string& task,
+                                 TaskOutcome outcome, Report& report) {
     PluginRecord record = outcome.plugin.value_or(PluginRecord{});
     record.path = candidate.path;
     if (record.name.empty()) record.name = candidate.name;

@@ -7,7 +7,16 @@
 
 namespace strata {
 
-// Returns the plugin's record (state, and descriptor fields when it loaded).
+// Runs the task in a worker; touches no report, so several can run at once.
+TaskOutcome execute_plugin_task(const RunOptions& options, const PluginCandidate& candidate,
+                                const std::string& task);
+
+// Folds a finished task into the report and returns the plugin's record
+// (state, and descriptor fields when it loaded).
+PluginRecord fold_plugin_outcome(const PluginCandidate& candidate, const std::string& task,
+                                 TaskOutcome outcome, Report& report);
+
+// Both, one after the other.
 PluginRecord run_plugin_task(const RunOptions& options, const PluginCandidate& candidate,
                              const std::string& task, Report& report);
 
