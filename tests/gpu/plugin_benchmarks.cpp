@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <string>
 
+#include "gpu/gpu_available.h"
 #include "strata/plugin.h"
 
 namespace {
@@ -30,9 +31,8 @@ std::string text(strata_str s) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    int count = 0;
-    if (cudaError_t rc = cudaGetDeviceCount(&count); rc != cudaSuccess || count == 0) {
-        std::printf("SKIPPED: no usable GPU (%s)\n", rc ? cudaGetErrorString(rc) : "0 devices");
+    if (std::string reason = strata::test::gpu_unavailable_reason(); !reason.empty()) {
+        std::printf("SKIPPED: no usable GPU (%s)\n", reason.c_str());
         return 77;
     }
     if (argc != 2) {
