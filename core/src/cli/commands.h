@@ -24,6 +24,7 @@ std::function<int()> register_plugins(CLI::App& app, const std::string& executab
 std::function<int()> register_worker(CLI::App& app);
 std::function<int()> register_arch(CLI::App& app);
 std::function<int()> register_explain(CLI::App& app, const std::string& executable);
+std::function<int()> register_compare(CLI::App& app);
 
 std::string version_text();
 

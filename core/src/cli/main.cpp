@@ -52,6 +52,7 @@ int main(int argc, char** argv) {
         {"worker", cli::register_worker(app)},
         {"arch", cli::register_arch(app)},
         {"explain", cli::register_explain(app, executable)},
+        {"compare", cli::register_compare(app)},
     };
     try {
         app.parse(argc, argv);

@@ -1,0 +1,121 @@
+#include "statistics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace strata::bench {
+
+namespace {
+
+// Ranks of the pooled sample, ties sharing their average rank; also returns
+// sum(t^3 - t) over tie groups for the variance correction.
+std::vector<double> pooled_ranks(const std::vector<double>& pooled, double* tie_term) {
+    std::vector<size_t> order(pooled.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](size_t x, size_t y) { return pooled[x] < pooled[y]; });
+    std::vector<double> ranks(pooled.size());
+    *tie_term = 0;
+    for (size_t start = 0; start < order.size();) {
+        size_t end = start;
+        while (end + 1 < order.size() && pooled[order[end + 1]] == pooled[order[start]]) ++end;
+        double rank = (static_cast<double>(start) + static_cast<double>(end)) / 2.0 + 1.0;
+        for (size_t i = start; i <= end; ++i) ranks[order[i]] = rank;
+        double t = static_cast<double>(end - start + 1);
+        *tie_term += t * t * t - t;
+        start = end + 1;
+    }
+    return ranks;
+}
+
+// P(U >= u) under the null for sample sizes n1, n2 with no ties: the number of
+// arrangements with each U value, by the recurrence
+//   count(n1, n2, k) = count(n1 - 1, n2, k - n2) + count(n1, n2 - 1, k).
+double exact_survival(size_t n1, size_t n2, double u) {
+    // U's distribution is the same for (n1, n2) and (n2, n1): keep the
+    // inner dimension the small one (the exact path has one sample <= 8).
+    if (n2 > n1) std::swap(n1, n2);
+    size_t max_u = n1 * n2;
+    // table[j][k]: count for (i, j) while i grows row by row.
+    std::vector<std::vector<double>> previous(n2 + 1, std::vector<double>(max_u + 1, 0.0));
+    for (size_t j = 0; j <= n2; ++j) previous[j][0] = 1;  // i = 0: U is 0
+    for (size_t i = 1; i <= n1; ++i) {
+        std::vector<std::vector<double>> current(n2 + 1, std::vector<double>(max_u + 1, 0.0));
+        current[0][0] = 1;  // j = 0: U is 0
+        for (size_t j = 1; j <= n2; ++j)
+            for (size_t k = 0; k <= i * j; ++k)
+                current[j][k] = (k >= j ? previous[j][k - j] : 0.0) + current[j - 1][k];
+        previous = std::move(current);
+    }
+    const std::vector<double>& counts = previous[n2];
+    double total = 0, tail = 0;
+    for (size_t k = 0; k <= max_u; ++k) {
+        total += counts[k];
+        if (static_cast<double>(k) >= u - 1e-9) tail += counts[k];
+    }
+    return tail / total;
+}
+
+}  // namespace
+
+std::optional<UTestResult> mann_whitney_u(const std::vector<double>& a, const std::vector<double>& b) {
+    if (a.empty() || b.empty()) return std::nullopt;
+    std::vector<double> pooled(a);
+    pooled.insert(pooled.end(), b.begin(), b.end());
+    double tie_term = 0;
+    std::vector<double> ranks = pooled_ranks(pooled, &tie_term);
+    double n1 = static_cast<double>(a.size()), n2 = static_cast<double>(b.size()), n = n1 + n2;
+    double rank_sum = 0;
+    for (size_t i = 0; i < a.size(); ++i) rank_sum += ranks[i];
+    UTestResult out;
+    out.u = rank_sum - n1 * (n1 + 1) / 2;
+    double u_max = std::max(out.u, n1 * n2 - out.u);
+    bool ties = tie_term > 0;
+    if ((a.size() <= 8 || b.size() <= 8) && !ties) {
+        out.exact = true;
+        out.p_value = std::min(1.0, 2.0 * exact_survival(a.size(), b.size(), u_max));
+        return out;
+    }
+    double mean = n1 * n2 / 2;
+    double variance = n1 * n2 / 12 * ((n + 1) - tie_term / (n * (n - 1)));
+    if (variance <= 0) return out;  // every value equal: no evidence of a difference, p = 1
+    double z = (u_max - mean - 0.5) / std::sqrt(variance);
+    out.p_value = std::min(1.0, std::erfc(z / std::sqrt(2.0)));  // 2 * P(Z > z)
+    return out;
+}
+
+double median(std::vector<double> values) {
+    if (values.empty()) return 0;
+    std::sort(values.begin(), values.end());
+    size_t mid = values.size() / 2;
+    return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+}
+
+std::optional<double> geometric_mean(const std::vector<double>& values) {
+    if (values.empty()) return std::nullopt;
+    double log_sum = 0;
+    for (double value : values) {
+        if (!(value > 0) || !std::isfinite(value)) return std::nullopt;
+        log_sum += std::log(value);
+    }
+    return std::exp(log_sum / static_cast<double>(values.size()));
+}
+
+std::string_view verdict_name(Verdict verdict) {
+    switch (verdict) {
+        case Verdict::faster: return "faster";
+        case Verdict::slower: return "slower";
+        case Verdict::same: return "same";
+        case Verdict::inconclusive: return "inconclusive";
+    }
+    return "inconclusive";
+}
+
+Verdict decide(double ratio, double p_value, double threshold, double alpha) {
+    bool matters = std::fabs(ratio - 1) > threshold;
+    if (!matters) return Verdict::same;
+    if (p_value >= alpha) return Verdict::inconclusive;
+    return ratio < 1 ? Verdict::faster : Verdict::slower;
+}
+
+}  // namespace strata::bench

@@ -1,0 +1,131 @@
+// `strata compare` end to end on files Google Benchmark itself wrote
+// (tests/bench: Debian's 1.7.1; BM_sum does twice the work in "new"), and on
+// malformed, truncated and mismatched files.
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "support/run_process.h"
+
+using strata::test::line_count;
+using strata::test::run_process;
+using strata::test::scratch_path;
+using strata::test::strata_binary;
+
+namespace {
+
+const std::string base = STRATA_TEST_BENCH_FIXTURES "/google_benchmark_base.json";
+const std::string next = STRATA_TEST_BENCH_FIXTURES "/google_benchmark_new.json";
+
+std::string read(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::string write(const std::string& name, const std::string& text) {
+    std::string path = scratch_path(name);
+    std::ofstream(path) << text;
+    return path;
+}
+
+}  // namespace
+
+TEST_CASE("compare finds the benchmark that got slower, with significance") {
+    auto result = run_process({strata_binary(), "compare", base, next, "--json"});
+    INFO(result.err);
+    REQUIRE(result.exit_code == 0);
+    auto comparison = nlohmann::json::parse(result.out);
+    REQUIRE(comparison["benchmarks"].size() == 3);
+    for (const auto& row : comparison["benchmarks"]) {
+        CHECK(row["base_repetitions"] == 8);
+        CHECK(row["new_repetitions"] == 8);
+        if (row["name"] == "BM_sum/16384") {
+            CHECK(row["verdict"] == "slower");
+            CHECK(row["ratio"].get<double>() > 1.5);
+            CHECK(row["p_value"].get<double>() < 0.001);  // 8 vs 8, fully separated
+        }
+    }
+    CHECK(comparison["geometric_mean_ratio"].get<double>() > 0);
+    // Debian builds Google Benchmark in debug mode; compare passes on its warning.
+    CHECK(result.err.find("debug build of Google Benchmark") != std::string::npos);
+}
+
+TEST_CASE("the rollout gate: --fail-above exits 1 only for a significant slowdown beyond it") {
+    CHECK(run_process({strata_binary(), "compare", base, next, "--fail-above", "5%"}).exit_code == 1);
+    CHECK(run_process({strata_binary(), "compare", base, next, "--fail-above", "150"}).exit_code == 0);
+    // The same file against itself: every verdict "same", nothing trips.
+    auto self = run_process({strata_binary(), "compare", base, base, "--fail-above", "1%", "--json"});
+    CHECK(self.exit_code == 0);
+    for (const auto& row : nlohmann::json::parse(self.out)["benchmarks"]) CHECK(row["verdict"] == "same");
+    auto text = run_process({strata_binary(), "compare", base, next, "--fail-above", "5"});
+    CHECK(text.out.find("BM_sum/16384") != std::string::npos);
+    CHECK(text.out.find("slower (gate)") != std::string::npos);
+    CHECK(text.out.find("geometric mean of new/base over 3 benchmark(s): ") != std::string::npos);
+    auto markdown = run_process({strata_binary(), "compare", base, next, "--markdown"});
+    CHECK(markdown.out.rfind("| benchmark | base | new | new/base | p | verdict |", 0) == 0);
+}
+
+TEST_CASE("compare warns when the runs differ in GPU, driver or libraries") {
+    auto document = nlohmann::json::parse(read(next));
+    document["context"]["strata"] = {{"clock_policy", "locked 1980 MHz"},
+                                     {"environment",
+                                      {{"device.0.name", {{"value", "NVIDIA H200"}}},
+                                       {"library.cublas.version_text", {{"value", "13.1.0"}}}}}};
+    auto other = document;
+    other["context"]["strata"]["environment"]["device.0.name"]["value"] = "NVIDIA H100 80GB HBM3";
+    other["context"]["strata"]["environment"]["library.cublas.version_text"]["value"] = "13.0.2";
+    other["context"]["strata"]["clock_policy"] = "default";
+    auto a = write("compare-a.json", document.dump());
+    auto b = write("compare-b.json", other.dump());
+    auto result = run_process({strata_binary(), "compare", a, b});
+    CHECK(result.exit_code == 0);
+    CHECK(result.err.find("device.0.name differs: NVIDIA H200 in base, NVIDIA H100 80GB HBM3 in new") !=
+          std::string::npos);
+    CHECK(result.err.find("library.cublas.version_text differs: 13.1.0 in base, 13.0.2 in new") !=
+          std::string::npos);
+    CHECK(result.err.find("clock policy differs: locked 1980 MHz in base, default in new") !=
+          std::string::npos);
+}
+
+TEST_CASE("malformed, truncated and mismatched files are one-line errors with exit 2") {
+    std::string text = read(base);
+    auto truncated = write("truncated.json", text.substr(0, text.size() / 2));
+    auto not_results = write("not-results.json", R"({"checks": []})");
+    auto wrong_type = write("wrong-type.json",
+                            R"({"benchmarks": [{"name": "x", "real_time": "fast", "time_unit": "ns"}]})");
+    auto bad_unit =
+        write("bad-unit.json", R"({"benchmarks": [{"name": "x", "real_time": 1, "time_unit": "ps"}]})");
+    auto bad_flag = write(
+        "bad-flag.json",
+        R"({"benchmarks": [{"name": "x", "error_occurred": "yes", "real_time": 1, "time_unit": "ns"}]})");
+    auto other =
+        write("other.json", R"({"benchmarks": [{"name": "BM_other", "real_time": 1, "time_unit": "ns"}]})");
+    struct Case {
+        std::vector<std::string> args;
+        std::string error_part;
+    };
+    const std::vector<Case> cases = {
+        {{truncated, next}, ": not valid JSON (parse error at line "},
+        {{base, not_results}, ": not a Google Benchmark results file (no \"benchmarks\" array)"},
+        {{wrong_type, base}, ": benchmarks[0]: \"real_time\" is not a non-negative number"},
+        {{bad_unit, base}, ": benchmarks[0]: unknown time_unit 'ps'"},
+        {{bad_flag, base}, ": benchmarks[0]: "},
+        {{base, other}, "no benchmark in common between "},
+        {{base, "/nonexistent/results.json"}, "cannot read '/nonexistent/results.json'"},
+        {{base, next, "--threshold", "lots"}, "--threshold takes a percentage such as 2 or 2%, not 'lots'"},
+        {{base}, ""},
+    };
+    for (const Case& c : cases) {
+        std::vector<std::string> argv = {strata_binary(), "compare"};
+        argv.insert(argv.end(), c.args.begin(), c.args.end());
+        auto result = run_process(argv);
+        INFO(result.err);
+        CHECK(result.exit_code == 2);
+        CHECK(line_count(result.err) == 1);
+        CHECK(result.err.rfind("strata: error: ", 0) == 0);
+        CHECK(result.err.find(c.error_part) != std::string::npos);
+    }
+}
