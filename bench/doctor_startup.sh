@@ -23,14 +23,4 @@ hyperfine --warmup 5 --runs 50 -N --ignore-failure --export-json "$out/results.j
      "python3 -c 'import ctypes.util; print(ctypes.util.find_library(\"cuda\"))'" \
   >"$out/hyperfine.log" 2>&1 || { cat "$out/hyperfine.log"; exit 1; }
 
-python3 - "$out/results.json" <<'PY'
-import json, statistics, sys
-results = json.load(open(sys.argv[1]))["results"]
-base = statistics.median(results[0]["times"])
-print(f"{'command':40} {'median ms':>10} {'min ms':>8} {'max ms':>8} {'vs strata':>10}")
-for r in results:
-    median = statistics.median(r["times"])
-    print(f"{r['command']:40} {median*1e3:10.2f} {min(r['times'])*1e3:8.2f} {max(r['times'])*1e3:8.2f} {median/base:9.2f}x")
-verdict = "within" if base < 0.100 else "OVER"
-print(f"\nstrata doctor, no plugins: median {base*1e3:.2f} ms over {len(results[0]['times'])} runs ({verdict} the 100 ms budget)")
-PY
+python3 "$root/bench/hyperfine_summary.py" "$out/results.json" 100

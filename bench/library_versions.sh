@@ -49,12 +49,4 @@ hyperfine --warmup 3 --runs 20 -N --ignore-failure --export-json "$out/results.j
   -n "python3 ctypes: 5 library versions" "python3 $out/versions.py" \
   >"$out/hyperfine.log" 2>&1 || { cat "$out/hyperfine.log"; exit 1; }
 
-python3 - "$out/results.json" <<'PY'
-import json, statistics, sys
-results = json.load(open(sys.argv[1]))["results"]
-base = statistics.median(results[0]["times"])
-print(f"{'command':42} {'median ms':>10} {'min ms':>8} {'max ms':>8} {'vs strata':>10}")
-for r in results:
-    median = statistics.median(r["times"])
-    print(f"{r['command']:42} {median*1e3:10.2f} {min(r['times'])*1e3:8.2f} {max(r['times'])*1e3:8.2f} {median/base:9.2f}x")
-PY
+python3 "$root/bench/hyperfine_summary.py" "$out/results.json"

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "gemm.h"
+#include "plugin_entry.h"
 
 namespace strata::cublas {
 
@@ -138,31 +139,22 @@ strata_task_result run(const strata_host_api* host, void* stream, uint64_t itera
                : STRATA_TASK_FAILED;
 }
 
-template <size_t I>
-strata_benchmark describe_benchmark() {
-    auto out = plugin::abi_struct<strata_benchmark>();
-    out.name = plugin::view(kConfigs[I].name);
-    out.parameters = plugin::view(kConfigs[I].parameters);
-    double n = kConfigs[I].size;
-    double in_bytes = kConfigs[I].type == GemmType::f32 ? 4 : 2;
-    out.bytes_per_iteration = 2 * n * n * in_bytes + n * n * 4;
-    out.flops_per_iteration = 2 * n * n * n;
-    out.validate = validate<I>;
-    out.run = run<I>;
-    return out;
-}
-
-template <size_t... I>
-std::array<strata_benchmark, sizeof...(I)> all_benchmarks(std::index_sequence<I...>) {
-    return {describe_benchmark<I>()...};
-}
-
 }  // namespace
 
 const strata_benchmark* gemm_benchmarks(size_t* count) {
-    static const auto benchmarks = all_benchmarks(std::make_index_sequence<kConfigs.size()>());
-    *count = benchmarks.size();
-    return benchmarks.data();
+    return plugin::benchmark_table<kConfigs.size()>(count, [](auto index) {
+        constexpr size_t I = decltype(index)::value;
+        auto out = plugin::abi_struct<strata_benchmark>();
+        out.name = plugin::view(kConfigs[I].name);
+        out.parameters = plugin::view(kConfigs[I].parameters);
+        double n = kConfigs[I].size;
+        double in_bytes = kConfigs[I].type == GemmType::f32 ? 4 : 2;
+        out.bytes_per_iteration = 2 * n * n * in_bytes + n * n * 4;
+        out.flops_per_iteration = 2 * n * n * n;
+        out.validate = validate<I>;
+        out.run = run<I>;
+        return out;
+    });
 }
 
 }  // namespace strata::cublas

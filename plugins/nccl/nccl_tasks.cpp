@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "all_reduce.h"
+#include "plugin_entry.h"
 
 namespace strata::nccl {
 
@@ -133,29 +134,20 @@ strata_task_result run(const strata_host_api* host, void* stream, uint64_t itera
     return STRATA_TASK_OK;
 }
 
-template <size_t I>
-strata_benchmark describe_benchmark() {
-    auto out = plugin::abi_struct<strata_benchmark>();
-    out.name = STRATA_STR("nccl/all_reduce");
-    out.parameters = plugin::view(kConfigs[I].parameters);
-    out.bytes_per_iteration = static_cast<double>(kConfigs[I].bytes);  // algbw; busbw is measured too
-    out.flops_per_iteration = 0;
-    out.validate = validate<I>;
-    out.run = run<I>;
-    return out;
-}
-
-template <size_t... I>
-std::array<strata_benchmark, sizeof...(I)> all_benchmarks(std::index_sequence<I...>) {
-    return {describe_benchmark<I>()...};
-}
-
 }  // namespace
 
 const strata_benchmark* all_reduce_benchmarks(size_t* count) {
-    static const auto benchmarks = all_benchmarks(std::make_index_sequence<kConfigs.size()>());
-    *count = benchmarks.size();
-    return benchmarks.data();
+    return plugin::benchmark_table<kConfigs.size()>(count, [](auto index) {
+        constexpr size_t I = decltype(index)::value;
+        auto out = plugin::abi_struct<strata_benchmark>();
+        out.name = STRATA_STR("nccl/all_reduce");
+        out.parameters = plugin::view(kConfigs[I].parameters);
+        out.bytes_per_iteration = static_cast<double>(kConfigs[I].bytes);  // algbw; busbw is measured too
+        out.flops_per_iteration = 0;
+        out.validate = validate<I>;
+        out.run = run<I>;
+        return out;
+    });
 }
 
 }  // namespace strata::nccl
