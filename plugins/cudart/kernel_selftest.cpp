@@ -173,18 +173,35 @@ std::vector<KernelResult> run_all(int cc_major, const plugin::Reporter& report, 
     return results;
 }
 
+// Architectures in a comma-separated list ("75,80,120").
+std::vector<int> target_list(const char* list) {
+    std::vector<int> out;
+    std::string text = list;
+    for (size_t pos = 0; pos < text.size();) {
+        size_t end = text.find(',', pos);
+        if (end == std::string::npos) end = text.size();
+        out.push_back(std::atoi(text.substr(pos, end - pos).c_str()));
+        pos = end + 1;
+    }
+    return out;
+}
+
 // PTX targets strata's kernels carry (from STRATA_CUDA_ARCHITECTURES), to know
 // whether a forced JIT can work on a GPU: PTX for X runs on CC >= X.
 bool has_ptx_for(int cc) {
-    std::string list = STRATA_KERNEL_PTX_TARGETS;  // "120" or "75;120"
-    size_t pos = 0;
-    while (pos < list.size()) {
-        size_t end = list.find(';', pos);
-        if (end == std::string::npos) end = list.size();
-        if (std::atoi(list.substr(pos, end - pos).c_str()) <= cc) return true;
-        pos = end + 1;
-    }
+    for (int target : target_list(STRATA_KERNEL_PTX_TARGETS))
+        if (target <= cc) return true;
     return false;
+}
+
+// What cudaFuncGetAttributes says ran: binaryVersion is the SASS the runtime
+// loaded, a SASS target of the build when it ran native code, the GPU's own
+// CC when it JIT-compiled the PTX (ptxVersion then names that PTX).
+std::string image_in_use(int binary, int ptx) {
+    auto version = [](int v) { return std::to_string(v / 10) + "." + std::to_string(v % 10); };
+    for (int target : target_list(STRATA_KERNEL_SASS_TARGETS))
+        if (target == binary) return "the runtime ran the build's SASS for " + version(binary);
+    return "the runtime JIT-compiled the PTX for " + version(ptx) + " into SASS for " + version(binary);
 }
 
 // Runs triad on device 0 with CUDA_FORCE_PTX_JIT=1 in a child process (the
@@ -273,9 +290,7 @@ void selftest_kernels(const plugin::Reporter& report) {
                 (evidence.empty() ? "" : "\n") + r.name + ": " + (r.ok ? "ok, " : "FAILED, ") + r.detail;
             if (!r.ok && failed.empty()) failed = r.name + ": " + r.detail;
         }
-        std::string image = "image in use: SASS for " + std::to_string(binary / 10) + "." +
-                            std::to_string(binary % 10) + ", PTX " + std::to_string(ptx / 10) + "." +
-                            std::to_string(ptx % 10);
+        std::string image = image_in_use(binary, ptx);
         report.check("kernel.cudart." + gpu, STRATA_LAYER_KERNEL,
                      failed.empty() ? STRATA_STATUS_PASS : STRATA_STATUS_FAIL,
                      {failed.empty() ? label + ": " + std::to_string(results.size()) +
