@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <future>
+#include <thread>
 
 #include "diagnosis/rules.h"
 #include "doctor/build_info.h"
@@ -13,7 +14,7 @@ namespace strata {
 
 namespace {
 
-// Probes every plugin, each in its own worker and all at once (workers are
+// Probes every plugin, each in its own worker, several at once (workers are
 // separate processes; only the folding into the report is sequential, in
 // discovery order, so the report does not depend on timing). Returns the
 // records of those that loaded, sorted by layer for the self-test pass.
@@ -21,17 +22,23 @@ std::vector<std::pair<PluginCandidate, PluginRecord>> probe_plugins(const RunOpt
                                                                     const std::string& task, Report& report) {
     std::vector<PluginCandidate> candidates = discover_plugins(options.plugins, options.executable);
     std::vector<std::future<TaskOutcome>> running(candidates.size());
-    for (size_t i = 0; i < candidates.size(); ++i)
-        if (!candidates[i].refusal)
+    // At most this many workers at a time, so a directory of many plugins
+    // cannot fork without bound; each worker mostly waits on the loader.
+    const size_t wave = std::max<size_t>(4, std::thread::hardware_concurrency());
+    auto start = [&](size_t i) {
+        if (i < candidates.size() && !candidates[i].refusal)
             running[i] = std::async(std::launch::async, [&options, &candidate = candidates[i], &task] {
                 return execute_plugin_task(options, candidate, task);
             });
+    };
+    for (size_t i = 0; i < std::min(wave, candidates.size()); ++i) start(i);
     std::vector<std::pair<PluginCandidate, PluginRecord>> loaded;
     for (size_t i = 0; i < candidates.size(); ++i) {
         const PluginCandidate& candidate = candidates[i];
         PluginRecord record = candidate.refusal
                                   ? refuse_plugin(candidate, report)
                                   : fold_plugin_outcome(candidate, task, running[i].get(), report);
+        start(i + wave);  // one finished (in order): the next may begin
         if (record.state == PluginState::loaded) loaded.emplace_back(candidate, record);
         report.add_plugin(std::move(record));
     }
