@@ -25,6 +25,7 @@ std::function<int()> register_worker(CLI::App& app);
 std::function<int()> register_arch(CLI::App& app);
 std::function<int()> register_explain(CLI::App& app, const std::string& executable);
 std::function<int()> register_compare(CLI::App& app);
+std::function<int()> register_bench(CLI::App& app, const std::string& executable);
 
 std::string version_text();
 

@@ -53,6 +53,7 @@ int main(int argc, char** argv) {
         {"arch", cli::register_arch(app)},
         {"explain", cli::register_explain(app, executable)},
         {"compare", cli::register_compare(app)},
+        {"bench", cli::register_bench(app, executable)},
     };
     try {
         app.parse(argc, argv);

@@ -64,10 +64,11 @@ std::optional<WorkerTask> parse_worker_task(std::string_view name) {
     if (name == "describe") return WorkerTask::describe;
     if (name == "probe") return WorkerTask::probe;
     if (name == "selftest") return WorkerTask::selftest;
+    if (name == "bench") return WorkerTask::bench;
     return std::nullopt;
 }
 
-int run_worker(const std::string& plugin_path, WorkerTask task) {
+int run_worker(const std::string& plugin_path, WorkerTask task, const BenchTask& bench) {
     ProtocolWriter writer(protocol_fd());
     auto send_failure = [&](const LoadFailure& failure) {
         writer.send(protocol::encode(protocol::LoadError{failure.kind, failure.message, failure.library}));
@@ -84,6 +85,14 @@ int run_worker(const std::string& plugin_path, WorkerTask task) {
     if (task == WorkerTask::probe) result = plugin.descriptor->probe(&host);
     if (task == WorkerTask::selftest && plugin.descriptor->selftest)
         result = plugin.descriptor->selftest(&host);
+    if (task == WorkerTask::bench) {
+        if (bench) {
+            result = bench(*plugin.descriptor, host);
+        } else {
+            writer.on_log(STRATA_LOG_ERROR, "this worker cannot run benchmarks: use the benchmark runner");
+            result = STRATA_TASK_FAILED;
+        }
+    }
     writer.send(protocol::encode(protocol::Done{static_cast<int>(result)}));
     return 0;
 }

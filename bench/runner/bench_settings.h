@@ -1,0 +1,24 @@
+// What `strata bench` asks of one runner: passed through the environment,
+// because the runner is started exactly like `strata worker`.
+#pragma once
+
+#include <string>
+
+namespace strata::bench {
+
+struct BenchSettings {
+    std::string out_path;          // STRATA_BENCH_OUT: where the Google Benchmark JSON goes
+    std::string level = "quick";   // STRATA_BENCH_LEVEL: quick, standard, long
+    std::string filter = ".";      // STRATA_BENCH_FILTER: a regex over benchmark names
+    int repetitions = 0;           // STRATA_BENCH_REPETITIONS: 0 = the level's
+    int device = 0;                // STRATA_BENCH_DEVICE
+    bool cold = true, hot = true;  // STRATA_BENCH_MODES: "cold,hot"
+};
+
+BenchSettings settings_from_environment();
+
+// Per level: repetitions and Google Benchmark's minimum time per repetition.
+int level_repetitions(const std::string& level);
+double level_min_time_s(const std::string& level);
+
+}  // namespace strata::bench

@@ -1,0 +1,102 @@
+#include "cli/comparison_output.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+
+#include "report/columns.h"
+
+namespace strata::cli {
+
+namespace {
+
+std::string fixed(double value, const char* format) {
+    char text[32];
+    std::snprintf(text, sizeof text, format, value);
+    return text;
+}
+
+std::string p_text(const bench::ComparisonRow& row) {
+    return row.p_value ? fixed(*row.p_value, *row.p_value < 0.001 ? "%.1e" : "%.3f") : "n/a";
+}
+
+}  // namespace
+
+std::string time_text(double ns) {
+    char text[32];
+    if (ns >= 1e9)
+        std::snprintf(text, sizeof text, "%.3f s", ns / 1e9);
+    else if (ns >= 1e6)
+        std::snprintf(text, sizeof text, "%.3f ms", ns / 1e6);
+    else if (ns >= 1e3)
+        std::snprintf(text, sizeof text, "%.3f us", ns / 1e3);
+    else
+        std::snprintf(text, sizeof text, "%.1f ns", ns);
+    return text;
+}
+
+Json comparison_json(const bench::Comparison& result) {
+    Json rows = Json::array();
+    for (const auto& row : result.rows) {
+        Json entry = {{"name", row.name},
+                      {"base_ns", row.base_ns},
+                      {"new_ns", row.new_ns},
+                      {"ratio", row.ratio},
+                      {"p_value", row.p_value ? Json(*row.p_value) : Json(nullptr)},
+                      {"verdict", std::string(bench::verdict_name(row.verdict))},
+                      {"base_repetitions", row.base_count},
+                      {"new_repetitions", row.new_count},
+                      {"trips_gate", row.trips_gate}};
+        if (!row.note.empty()) entry["note"] = row.note;
+        rows.push_back(std::move(entry));
+    }
+    return {{"benchmarks", rows},
+            {"geometric_mean_ratio",
+             result.geometric_mean_ratio ? Json(*result.geometric_mean_ratio) : Json(nullptr)},
+            {"only_in_base", result.only_in_base},
+            {"only_in_new", result.only_in_new},
+            {"warnings", result.warnings},
+            {"gate_tripped", result.gate_tripped}};
+}
+
+void print_comparison(const bench::Comparison& result, bool markdown) {
+    std::vector<std::vector<std::string>> table;
+    for (const auto& row : result.rows)
+        table.push_back({row.name, row.base_ns > 0 ? time_text(row.base_ns) : "-",
+                         row.new_ns > 0 ? time_text(row.new_ns) : "-",
+                         row.ratio > 0 ? fixed(row.ratio, "%.3f") : "-", p_text(row),
+                         std::string(bench::verdict_name(row.verdict)) + (row.trips_gate ? " (gate)" : "")});
+    const std::vector<std::string> header = {"benchmark", "base", "new", "new/base", "p", "verdict"};
+    if (markdown) {
+        std::cout << "| benchmark | base | new | new/base | p | verdict |\n|---|---:|---:|---:|---:|---|\n";
+        for (const auto& cells : table) {
+            std::cout << "|";
+            for (const auto& cell : cells) std::cout << " " << cell << " |";
+            std::cout << "\n";
+        }
+    } else {
+        std::vector<size_t> widths(header.size());
+        for (size_t c = 0; c < header.size(); ++c) widths[c] = header[c].size();
+        for (const auto& cells : table)
+            for (size_t c = 0; c < cells.size(); ++c) widths[c] = std::max(widths[c], cells[c].size());
+        auto print_row = [&](const std::vector<std::string>& cells) {
+            std::string line;
+            for (size_t c = 0; c < cells.size(); ++c) line += pad_right(cells[c], widths[c] + 2);
+            while (!line.empty() && line.back() == ' ') line.pop_back();
+            std::cout << line << "\n";
+        };
+        print_row(header);
+        for (const auto& cells : table) print_row(cells);
+    }
+    for (const auto& row : result.rows)
+        if (!row.note.empty())
+            std::cout << (markdown ? "\n- " : "note: ") << row.name << ": " << row.note << "\n";
+    if (result.geometric_mean_ratio)
+        std::cout << (markdown ? "\n" : "") << "geometric mean of new/base over " << result.rows.size()
+                  << " benchmark(s): " << fixed(*result.geometric_mean_ratio, "%.4f") << "\n";
+    for (const auto& name : result.only_in_base) std::cout << "only in base: " << name << "\n";
+    for (const auto& name : result.only_in_new) std::cout << "only in new: " << name << "\n";
+    for (const auto& warning : result.warnings) std::cerr << "strata: warning: " << warning << "\n";
+}
+
+}  // namespace strata::cli

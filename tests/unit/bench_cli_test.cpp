@@ -1,0 +1,98 @@
+// `strata bench` on this GPU-less host: the plan, each runner's visible skip,
+// and --side-by-side end to end with two real library folders (the toolkit's
+// and NCCL 2.27.7 from PyPI): each build's workers report their own files and
+// versions, a build is never compared with itself, and the benchmarks skip.
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+#include "results_merge.h"
+#include "support/run_process.h"
+
+using strata::test::line_count;
+using strata::test::run_process;
+using strata::test::strata_binary;
+
+namespace {
+
+bool has(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+const std::string toolkit = STRATA_TEST_CUDA_LIBRARY_DIR;
+const std::string wheel = STRATA_TEST_WHEELS_DIR "/nccl/nvidia/nccl/lib";
+
+}  // namespace
+
+TEST_CASE("strata bench plans, then says why nothing ran") {
+    auto result = run_process({strata_binary(), "bench", "--level", "quick"});
+    INFO(result.out << result.err);
+    CHECK(result.exit_code == 1);
+    CHECK(has(result.err, "planned: "));
+    CHECK(has(result.err, " x 2 modes x 5 repetition(s) on 1 GPU(s), about "));
+    for (const char* plugin : {"cublas", "cudart", "cudnn", "nccl"})
+        CHECK(has(result.out, std::string(plugin) + ": benchmarks skipped: no usable GPU (no NVIDIA driver"));
+    CHECK(has(result.out, "nothing was measured"));
+    auto filtered = run_process({strata_binary(), "bench", "--filter", "all_reduce"});
+    CHECK(has(filtered.err, "planned: 4 benchmark(s)"));
+    CHECK(has(filtered.out, "nccl: benchmarks skipped"));
+    CHECK_FALSE(has(filtered.out, "cublas"));
+}
+
+TEST_CASE("strata bench: bad options are one-line errors with exit 2") {
+    for (std::vector<std::string> args : {std::vector<std::string>{"--level", "forever"},
+                                          {"--filter", "("},
+                                          {"--filter", "no-such-benchmark"},
+                                          {"--device", "first"},
+                                          {"--side-by-side", "only=/usr"},
+                                          {"--side-by-side", "a=/nonexistent", "b=/usr"}}) {
+        args.insert(args.begin(), {strata_binary(), "bench"});
+        auto result = run_process(args);
+        INFO(args[2] << ": " << result.err);
+        CHECK(result.exit_code == 2);
+        CHECK(line_count(result.err) == 1);
+    }
+}
+
+TEST_CASE("side by side: each build's own files and versions, then the benchmarks skip") {
+    INFO("the PyPI build is installed by scripts/setup --test into " << wheel);
+    REQUIRE(std::filesystem::exists(wheel + "/libnccl.so.2"));
+    auto result =
+        run_process({strata_binary(), "bench", "--side-by-side", "toolkit=" + toolkit, "pypi=" + wheel});
+    INFO(result.out << result.err);
+    CHECK(result.exit_code == 1);
+    std::string toolkit_real = std::filesystem::canonical(toolkit).string();
+    CHECK(has(result.out, "toolkit (" + toolkit_real + "):\n"));
+    CHECK(has(result.out, "  nccl 2.28.9 " + toolkit_real + "/libnccl.so.2\n"));
+    CHECK(has(result.out, "  cudnn 9.19.0 " + toolkit_real + "/libcudnn.so.9\n"));
+    CHECK(has(result.out, "pypi (" + std::filesystem::canonical(wheel).string() + "):\n"));
+    CHECK(has(result.out, "  nccl 2.27.7 " + std::filesystem::canonical(wheel).string() + "/libnccl.so.2\n"));
+    CHECK(has(result.out, "benchmarks skipped: no usable GPU (no NVIDIA driver"));
+}
+
+TEST_CASE("side by side refuses a build compared with itself, and a folder nothing came from") {
+    auto same = run_process({strata_binary(), "bench", "--side-by-side", "a=" + toolkit, "b=" + toolkit});
+    CHECK(same.exit_code == 2);
+    CHECK(same.err ==
+          "strata: error: builds a and b loaded exactly the same files: that would compare a build with "
+          "itself\n");
+    auto empty = run_process({strata_binary(), "bench", "--side-by-side", "a=/usr/share", "b=" + wheel});
+    CHECK(empty.exit_code == 2);
+    CHECK(has(empty.err, "strata: error: build a: nothing was loaded from /usr/share (the loader took: "));
+}
+
+TEST_CASE("runner output: non-finite numbers become null, runs merge under one context") {
+    auto first = strata::bench::parse_benchmark_output(
+        R"({"context": {"host_name": "x"}, "benchmarks": [{"name": "a", "value": nan, "s": "nan", "inf_rate": -inf}]})",
+        "first.json");
+    CHECK(first["benchmarks"][0]["value"].is_null());
+    CHECK(first["benchmarks"][0]["s"] == "nan");  // inside a string: untouched
+    CHECK(first["benchmarks"][0]["inf_rate"].is_null());
+    auto second =
+        strata::bench::parse_benchmark_output(R"({"benchmarks": [{"name": "b", "v": Infinity}]})", "b");
+    auto merged = strata::bench::merge_runs({first, second}, {{"level", "quick"}});
+    CHECK(merged["context"]["host_name"] == "x");
+    CHECK(merged["context"]["strata"]["level"] == "quick");
+    CHECK(merged["benchmarks"].size() == 2);
+    CHECK_THROWS_WITH(strata::bench::parse_benchmark_output("{\"benchmarks\": [", "cut.json"),
+                      Catch::Contains("cut.json: not valid JSON"));
+}
