@@ -150,40 +150,38 @@ Json strata_context(const RunOptions& run, const BenchOptions& options, const st
 }
 
 void print_results(const Json& merged, bool markdown) {
-    auto number = [](const Json& entry, const char* key) {
-        return entry.contains(key) && entry[key].is_number() ? entry[key].get<double>() : -1.0;
+    // Times through the same reader `strata compare` uses; counters from the entries.
+    bench::ResultsFile results = bench::parse_results(to_json_text(merged), "results");
+    std::map<std::string, const Json*> last_entry;  // run_name -> its last repetition, for the counters
+    for (const Json& entry : merged["benchmarks"])
+        if (entry.value("run_type", std::string("iteration")) == "iteration")
+            last_entry[entry.value("run_name", entry.value("name", std::string()))] = &entry;
+    auto counter = [&](const std::string& name, const char* key) {
+        auto it = last_entry.find(name);
+        if (it == last_entry.end() || !it->second->contains(key) || !(*it->second)[key].is_number())
+            return -1.0;
+        return (*it->second)[key].get<double>();
     };
-    std::map<std::string, std::vector<double>> times;  // run_name -> per-repetition ns
-    std::map<std::string, std::pair<double, double>> rates;
-    std::map<std::string, double> peak;
-    std::vector<std::string> order;
-    for (const Json& entry : merged["benchmarks"]) {
-        if (entry.value("run_type", std::string("iteration")) != "iteration") continue;
-        std::string name = entry.value("run_name", entry.value("name", std::string()));
-        if (!times.count(name)) order.push_back(name);
-        double t = number(entry, "real_time");
-        std::string unit = entry.value("time_unit", std::string("ns"));
-        double scale = unit == "s" ? 1e9 : unit == "ms" ? 1e6 : unit == "us" ? 1e3 : 1;
-        if (t >= 0) times[name].push_back(t * scale);
-        rates[name] = {number(entry, "bytes_per_second"), number(entry, "flops_per_second")};
-        peak[name] = number(entry, "percent_of_peak_bandwidth");
-    }
     if (markdown)
         std::cout
             << "| benchmark | median | GB/s | TFLOP/s | % of peak bandwidth |\n|---|---:|---:|---:|---:|\n";
-    for (const std::string& name : order) {
-        auto [bytes, flops] = rates[name];
+    for (const bench::BenchmarkSeries& series : results.series) {
         char gbps[32] = "-", tflops[32] = "-", pct[32] = "-";
-        if (bytes > 0) std::snprintf(gbps, sizeof gbps, "%.1f", bytes / 1e9);
-        if (flops > 0) std::snprintf(tflops, sizeof tflops, "%.2f", flops / 1e12);
-        if (peak[name] > 0) std::snprintf(pct, sizeof pct, "%.1f", peak[name]);
-        std::string median = times[name].empty() ? "-" : time_text(bench::median(times[name]));
+        if (double bytes = counter(series.name, "bytes_per_second"); bytes > 0)
+            std::snprintf(gbps, sizeof gbps, "%.1f", bytes / 1e9);
+        if (double flops = counter(series.name, "flops_per_second"); flops > 0)
+            std::snprintf(tflops, sizeof tflops, "%.2f", flops / 1e12);
+        if (double peak = counter(series.name, "percent_of_peak_bandwidth"); peak > 0)
+            std::snprintf(pct, sizeof pct, "%.1f", peak);
+        std::string median = !series.error.empty()    ? "error: " + series.error
+                             : series.samples.empty() ? "-"
+                                                      : time_text(bench::median(series.samples));
         if (markdown)
-            std::cout << "| " << name << " | " << median << " | " << gbps << " | " << tflops << " | " << pct
-                      << " |\n";
+            std::cout << "| " << series.name << " | " << median << " | " << gbps << " | " << tflops << " | "
+                      << pct << " |\n";
         else
-            std::cout << name << "  " << median << "  " << gbps << " GB/s  " << tflops << " TFLOP/s  " << pct
-                      << "% of peak\n";
+            std::cout << series.name << "  " << median << "  " << gbps << " GB/s  " << tflops << " TFLOP/s  "
+                      << pct << "% of peak\n";
     }
 }
 
