@@ -28,12 +28,15 @@ TEST_CASE("strata bench plans, then says why nothing ran") {
     INFO(result.out << result.err);
     CHECK(result.exit_code == 1);
     CHECK(has(result.err, "planned: "));
-    CHECK(has(result.err, " x 2 modes x 5 repetition(s) on 1 GPU(s), about "));
+    CHECK(has(result.err, "planned: 34 run(s) (benchmark x mode) x 5 repetition(s) on 1 GPU(s), about "));
     for (const char* plugin : {"cublas", "cudart", "cudnn", "nccl"})
         CHECK(has(result.out, std::string(plugin) + ": benchmarks skipped: no usable GPU (no NVIDIA driver"));
     CHECK(has(result.out, "nothing was measured"));
     auto filtered = run_process({strata_binary(), "bench", "--filter", "all_reduce"});
-    CHECK(has(filtered.err, "planned: 4 benchmark(s)"));
+    CHECK(has(filtered.err, "planned: 8 run(s)"));
+    // The filter sees the runner's full names, modes included.
+    auto hot = run_process({strata_binary(), "bench", "--filter", "all_reduce.*mode:hot"});
+    CHECK(has(hot.err, "planned: 4 run(s)"));
     CHECK(has(filtered.out, "nccl: benchmarks skipped"));
     CHECK_FALSE(has(filtered.out, "cublas"));
 }

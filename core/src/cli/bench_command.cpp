@@ -59,7 +59,7 @@ fs::path runner_path(const std::string& executable) {
 struct BenchPlugin {
     PluginCandidate candidate;
     PluginRecord record;
-    size_t matching = 0;  // benchmarks whose name matches --filter (per mode)
+    size_t matching = 0;  // runs (benchmark x mode) whose full name matches --filter
 };
 
 std::vector<BenchPlugin> plugins_with_benchmarks(const RunOptions& run, const std::regex& filter) {
@@ -70,8 +70,11 @@ std::vector<BenchPlugin> plugins_with_benchmarks(const RunOptions& run, const st
         PluginRecord record = run_plugin_task(run, candidate, "describe", scratch);
         if (record.state != PluginState::loaded || record.benchmarks.empty()) continue;
         size_t matching = 0;
+        // The names the runner gives, so --filter means the same here and there.
         for (const auto& b : record.benchmarks)
-            if (std::regex_search(record.name + "/" + b.name + "/" + b.parameters, filter)) ++matching;
+            for (const char* mode : {"/mode:cold/device:", "/mode:hot/device:"})
+                if (std::regex_search(record.name + "/" + b.name + "/" + b.parameters + mode, filter))
+                    ++matching;
         if (matching > 0) out.push_back({candidate, record, matching});
     }
     return out;
@@ -113,8 +116,7 @@ RunnerResult run_runner(const RunOptions& run, const BenchOptions& options, cons
     request.environment.push_back("STRATA_BENCH_REPETITIONS=" + std::to_string(repetitions));
     request.environment.push_back("STRATA_BENCH_DEVICE=" + std::to_string(device));
     // Generous: every benchmark, both modes, every repetition, plus set-up.
-    double seconds =
-        60 + 4.0 * plugin.matching * 2 * repetitions * level_seconds_per_repetition(options.level);
+    double seconds = 60 + 4.0 * plugin.matching * repetitions * level_seconds_per_repetition(options.level);
     request.deadline_override =
         run.timeout.value_or(std::chrono::milliseconds(static_cast<long long>(seconds * 1000)));
     TaskOutcome outcome = run_worker_task(request);
@@ -347,10 +349,10 @@ std::function<int()> register_bench(CLI::App& app, const std::string& executable
         size_t count = 0;
         for (const BenchPlugin& p : plugins) count += p.matching;
         int repetitions = options->repetitions > 0 ? options->repetitions : level_repetitions(options->level);
-        double planned = static_cast<double>(count) * 2 * repetitions *
+        double planned = static_cast<double>(count) * repetitions *
                          level_seconds_per_repetition(options->level) * 1.5 *
                          static_cast<double>(devices.size());
-        std::cerr << "planned: " << count << " benchmark(s) x 2 modes x " << repetitions
+        std::cerr << "planned: " << count << " run(s) (benchmark x mode) x " << repetitions
                   << " repetition(s) on " << devices.size() << " GPU(s), about "
                   << static_cast<int>(planned + 1) << " s (level " << options->level << ")\n";
         std::vector<Json> runs;
