@@ -64,8 +64,8 @@ ResultsFile parse_results(const std::string& text, const std::string& path) {
     Json document;
     try {
         document = Json::parse(text);
-    } catch (const Json::parse_error& error) {
-        // nlohmann says where: "parse error at line 3, column 1: ..."
+    } catch (const Json::exception& error) {  // parse_error, and out_of_range for 1e999
+                                              // nlohmann says where: "parse error at line 3, column 1: ..."
         std::string what = error.what();
         size_t at = what.find("parse error");
         throw UsageError(path + ": not valid JSON (" + (at == std::string::npos ? what : what.substr(at)) +

@@ -56,7 +56,7 @@ std::string without_non_finite(const std::string& text) {
 Json parse_benchmark_output(const std::string& text, const std::string& path) {
     try {
         return Json::parse(without_non_finite(text));
-    } catch (const Json::parse_error& error) {
+    } catch (const Json::exception& error) {  // parse_error, and out_of_range for 1e999
         throw UsageError(path + ": not valid JSON (" + std::string(error.what()) + ")");
     }
 }

@@ -98,6 +98,9 @@ TEST_CASE("malformed, truncated and mismatched files are one-line errors with ex
     auto not_results = write("not-results.json", R"({"checks": []})");
     auto wrong_type = write("wrong-type.json",
                             R"({"benchmarks": [{"name": "x", "real_time": "fast", "time_unit": "ns"}]})");
+    // Found by fuzz_benchmark_results: a number too large for a double is out_of_range, not a parse error.
+    auto overflow =
+        write("overflow.json", R"({"benchmarks": [{"name": "x", "real_time": 1e999, "time_unit": "ns"}]})");
     auto bad_unit =
         write("bad-unit.json", R"({"benchmarks": [{"name": "x", "real_time": 1, "time_unit": "ps"}]})");
     auto bad_flag = write(
@@ -114,6 +117,7 @@ TEST_CASE("malformed, truncated and mismatched files are one-line errors with ex
         {{base, not_results}, ": not a Google Benchmark results file (no \"benchmarks\" array)"},
         {{wrong_type, base}, ": benchmarks[0]: \"real_time\" is not a non-negative number"},
         {{bad_unit, base}, ": benchmarks[0]: unknown time_unit 'ps'"},
+        {{overflow, base}, "overflow.json: not valid JSON ("},
         {{bad_flag, base}, ": benchmarks[0]: "},
         {{base, other}, "no benchmark in common between "},
         {{base, "/nonexistent/results.json"}, "cannot read '/nonexistent/results.json'"},
