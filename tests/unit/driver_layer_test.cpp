@@ -179,6 +179,12 @@ TEST_CASE("a GPU no image covers: the driver refuses every image with 209") {
     const Check& own = check(report, "kernel.strata_images");
     CHECK(own.status == Status::fail);
     CHECK(has(own.summary, "GPU 0 (Tesla K40, CC 3.5)"));
+    // And the libraries' fat binaries, judged the same way.
+    const Check& cublas = check(report, "library.cublas.images");
+    CHECK(cublas.layer == Layer::library);
+    CHECK(cublas.status == Status::fail);
+    CHECK(has(cublas.summary, "GPU 0 (Tesla K40, CC 3.5): libcublas"));
+    CHECK(has(cublas.summary, "error 209"));
 }
 
 TEST_CASE("PTX too new for the driver (222) names the toolkit the driver must support") {
@@ -222,6 +228,9 @@ TEST_CASE("a driver that accepts launches but drops them fails verification with
     const Check& own = check(report, "kernel.strata_images");
     CHECK(own.status == Status::pass);
     CHECK(has(own.evidence, "GPU 1 (NVIDIA H200, CC 9.0): libstrata_kernels.so -> sm_90 (native)"));
+    const Check& nccl = check(report, "library.nccl.images");
+    CHECK(nccl.status == Status::pass);
+    CHECK(has(nccl.evidence, "GPU 0 (NVIDIA H200, CC 9.0): libnccl.so.2 -> sm_90 (native)"));
 }
 
 TEST_CASE("GPU counts: CUDA_VISIBLE_DEVICES explains a smaller CUDA count") {

@@ -8,12 +8,10 @@
 #include <set>
 
 #include "diagnosis/fact_access.h"
+#include "diagnosis/image_verdicts.h"
 #include "diagnosis/rules.h"
 #include "probes/library_search.h"
 #include "probes/probes.h"
-#include "strata/arch/binary.h"
-#include "strata/arch/compatibility.h"
-#include "strata/arch/mapped_file.h"
 #include "strata/arch/tables.h"
 
 namespace strata {
@@ -139,57 +137,11 @@ void check_library_cuda(const std::string& library, const std::string& display, 
         "", "", facts));
 }
 
-struct Gpu {
-    unsigned index;
-    uint32_t sm;
-    std::string name;
-};
-
-std::vector<Gpu> gpus_in(const Report& report) {
-    std::vector<Gpu> gpus;
-    auto count = fact_int(report, "device.count");
-    for (long long i = 0; count && i < *count; ++i) {
-        std::string prefix = "device." + std::to_string(i) + ".";
-        auto cc = fact_string(report, prefix + "compute_capability");
-        auto sm = cc ? arch::parse_compute_capability(*cc) : std::nullopt;
-        if (sm)
-            gpus.push_back(
-                {static_cast<unsigned>(i), *sm, fact_string(report, prefix + "name").value_or("")});
-    }
-    return gpus;
-}
-
-void check_images(const std::string& plugin, const std::vector<std::string>& files,
-                  const std::vector<Gpu>& gpus, Report& report) {
-    std::optional<arch::DriverVersion> driver;
-    for (const char* key : {"driver.nvml.driver_version", "driver.kernel_module.version"})
-        if (!driver)
-            if (auto text = fact_string(report, key)) driver = arch::parse_driver_version(*text);
-    Status worst = Status::pass;
-    std::string evidence, first_problem;
-    for (const std::string& path : files) {
-        auto file = arch::MappedFile::open(path);
-        if (!file) continue;
-        auto listing = arch::read_binary(file->bytes());
-        if (!listing || listing->scan.images.empty()) continue;  // host-only files (cuDNN's dispatcher)
-        std::string name = std::filesystem::path(path).filename().string();
-        for (const Gpu& gpu : gpus) {
-            auto decision = arch::decide_file(listing->scan.images, {gpu.sm, driver});
-            Status status = decision.verdict == arch::Verdict::native ? Status::pass
-                            : decision.verdict == arch::Verdict::jit  ? Status::warn
-                                                                      : Status::fail;
-            std::string gpu_text =
-                "GPU " + std::to_string(gpu.index) + " (" + gpu.name + ", CC " + arch::cc_text(gpu.sm) + ")";
-            evidence += (evidence.empty() ? "" : "\n") + gpu_text + ": " + name + " -> " +
-                        (decision.image ? decision.image->target_name() : std::string("no image")) + " (" +
-                        std::string(arch::verdict_name(decision.verdict)) + ")";
-            if (severity(status) > severity(worst)) {
-                worst = status;
-                first_problem = gpu_text + ": " + name + ": " + decision.reason;
-            }
-        }
-    }
-    if (evidence.empty()) return;
+void check_images(const std::string& plugin, const std::vector<std::string>& files, const GpuDiscovery& gpus,
+                  Report& report) {
+    auto [worst, evidence, first_problem, files_with_code] =
+        judge_files(files, gpus.gpus, gpus.driver_version);
+    if (files_with_code == 0 || gpus.gpus.empty()) return;
     report.add_check(make_check(
         "library." + plugin + ".images", Layer::library, worst,
         worst == Status::pass ? "every GPU has native SASS in the " + plugin + " libraries loaded"
@@ -224,8 +176,8 @@ void rule_library_cuda(Report& report) {
 }
 
 void rule_library_images(Report& report) {
-    auto gpus = gpus_in(report);
-    if (gpus.empty()) return;  // nothing to decide for; `strata arch --sm` works without a GPU
+    GpuDiscovery gpus = gpus_from_facts(report);
+    if (gpus.gpus.empty()) return;  // nothing to decide for; `strata arch --sm` works without a GPU
     for (const auto& [plugin, files] : loaded_files_by_plugin(report))
         check_images(plugin, files, gpus, report);
 }

@@ -3,11 +3,12 @@
 #include <filesystem>
 #include <tuple>
 
+#include "diagnosis/image_verdicts.h"
 #include "plugins/discovery.h"
 #include "probes/probes.h"
 #include "strata/arch/binary.h"
-#include "strata/arch/compatibility.h"
 #include "strata/arch/mapped_file.h"
+#include "strata/arch/tables.h"
 
 namespace strata {
 
@@ -24,34 +25,7 @@ std::vector<std::string> own_device_code_files(const std::string& executable) {
 
 Check kernel_image_check(const std::vector<GpuInfo>& gpus, const std::vector<std::string>& files,
                          const std::string& driver_version) {
-    Status worst = Status::pass;
-    std::string evidence, first_problem;
-    auto driver = arch::parse_driver_version(driver_version);
-    size_t files_with_code = 0;
-    for (const std::string& path : files) {
-        auto file = arch::MappedFile::open(path);
-        if (!file) continue;
-        auto listing = arch::read_binary(file->bytes());
-        if (!listing || listing->scan.images.empty()) continue;
-        ++files_with_code;
-        std::string name = std::filesystem::path(path).filename().string();
-        for (const GpuInfo& gpu : gpus) {
-            auto decision = arch::decide_file(listing->scan.images, {gpu.sm, driver});
-            std::string gpu_text =
-                "GPU " + std::to_string(gpu.index) + " (" + gpu.name + ", CC " + arch::cc_text(gpu.sm) + ")";
-            std::string line = gpu_text + ": " + name + " -> " +
-                               (decision.image ? decision.image->target_name() : std::string("no image")) +
-                               " (" + std::string(arch::verdict_name(decision.verdict)) + ")";
-            evidence += (evidence.empty() ? "" : "\n") + line;
-            Status status = decision.verdict == arch::Verdict::native ? Status::pass
-                            : decision.verdict == arch::Verdict::jit  ? Status::warn
-                                                                      : Status::fail;
-            if (severity(status) > severity(worst)) {
-                worst = status;
-                first_problem = gpu_text + ": " + name + ": " + decision.reason;
-            }
-        }
-    }
+    auto [worst, evidence, first_problem, files_with_code] = judge_files(files, gpus, driver_version);
     if (files_with_code == 0)
         return make_check("kernel.strata_images", Layer::kernel, Status::skip,
                           "strata was built without device code (no nvcc): nothing to load");
@@ -65,28 +39,6 @@ Check kernel_image_check(const std::vector<GpuInfo>& gpus, const std::vector<std
             : "rebuild strata with this GPU's architecture in STRATA_CUDA_ARCHITECTURES (or update "
               "the driver if the reason names one)";
     return make_check("kernel.strata_images", Layer::kernel, worst, summary, evidence, remedy);
-}
-
-// The GPUs the driver plugin reported (CUDA's numbering), if it ran.
-GpuDiscovery gpus_from_facts(const Report& report) {
-    GpuDiscovery out;
-    const Fact* count = report.find_fact("device.count");
-    if (!count || !count->value.is_number_integer()) return out;
-    for (long long i = 0; i < count->value.get<long long>(); ++i) {
-        std::string prefix = "device." + std::to_string(i) + ".";
-        const Fact* cc = report.find_fact(prefix + "compute_capability");
-        const Fact* name = report.find_fact(prefix + "name");
-        auto sm = cc && cc->value.is_string() ? arch::parse_compute_capability(cc->value.get<std::string>())
-                                              : std::nullopt;
-        if (!sm) continue;
-        out.gpus.push_back({static_cast<unsigned>(i),
-                            name && name->value.is_string() ? name->value.get<std::string>() : "", *sm});
-    }
-    for (const char* key : {"driver.nvml.driver_version", "driver.kernel_module.version"})
-        if (const Fact* fact = report.find_fact(key);
-            fact && fact->value.is_string() && out.driver_version.empty())
-            out.driver_version = fact->value.get<std::string>();
-    return out;
 }
 
 Check ptx_jit_check(const std::vector<std::string>& files, long long driver_cuda_version) {

@@ -1,0 +1,59 @@
+#include "diagnosis/image_verdicts.h"
+
+#include <filesystem>
+
+#include "diagnosis/fact_access.h"
+#include "strata/arch/binary.h"
+#include "strata/arch/compatibility.h"
+#include "strata/arch/mapped_file.h"
+
+namespace strata {
+
+GpuDiscovery gpus_from_facts(const Report& report) {
+    GpuDiscovery out;
+    auto count = fact_int(report, "device.count");
+    for (long long i = 0; count && i < *count; ++i) {
+        std::string prefix = "device." + std::to_string(i) + ".";
+        auto cc = fact_string(report, prefix + "compute_capability");
+        auto sm = cc ? arch::parse_compute_capability(*cc) : std::nullopt;
+        if (sm)
+            out.gpus.push_back(
+                {static_cast<unsigned>(i), fact_string(report, prefix + "name").value_or(""), *sm});
+    }
+    for (const char* key : {"driver.nvml.driver_version", "driver.kernel_module.version"})
+        if (auto version = fact_string(report, key); version && out.driver_version.empty())
+            out.driver_version = *version;
+    return out;
+}
+
+FileVerdicts judge_files(const std::vector<std::string>& files, const std::vector<GpuInfo>& gpus,
+                         const std::string& driver_version) {
+    FileVerdicts out;
+    auto driver = arch::parse_driver_version(driver_version);
+    for (const std::string& path : files) {
+        auto file = arch::MappedFile::open(path);
+        if (!file) continue;
+        auto listing = arch::read_binary(file->bytes());
+        if (!listing || listing->scan.images.empty()) continue;  // host-only (cuDNN's dispatcher, a plugin)
+        ++out.files_with_code;
+        std::string name = std::filesystem::path(path).filename().string();
+        for (const GpuInfo& gpu : gpus) {
+            auto decision = arch::decide_file(listing->scan.images, {gpu.sm, driver});
+            std::string gpu_text =
+                "GPU " + std::to_string(gpu.index) + " (" + gpu.name + ", CC " + arch::cc_text(gpu.sm) + ")";
+            out.evidence += (out.evidence.empty() ? "" : "\n") + gpu_text + ": " + name + " -> " +
+                            (decision.image ? decision.image->target_name() : std::string("no image")) +
+                            " (" + std::string(arch::verdict_name(decision.verdict)) + ")";
+            Status status = decision.verdict == arch::Verdict::native ? Status::pass
+                            : decision.verdict == arch::Verdict::jit  ? Status::warn
+                                                                      : Status::fail;
+            if (severity(status) > severity(out.worst)) {
+                out.worst = status;
+                out.first_problem = gpu_text + ": " + name + ": " + decision.reason;
+            }
+        }
+    }
+    return out;
+}
+
+}  // namespace strata

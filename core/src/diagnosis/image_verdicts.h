@@ -1,0 +1,28 @@
+// Which image of each file's device code each GPU would load (native SASS, a
+// PTX JIT, or none), judged by arch/ — shared by the check of strata's own
+// kernels and the check of the libraries' fat binaries.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/report.h"
+#include "probes/nvml_gpus.h"
+
+namespace strata {
+
+// The GPUs the driver plugin reported (CUDA's numbering) and the driver's
+// version (NVML's, else the kernel module's); empty when the plugin did not run.
+GpuDiscovery gpus_from_facts(const Report& report);
+
+struct FileVerdicts {
+    Status worst = Status::pass;  // pass native, warn JIT only, fail no image
+    std::string evidence;        // "GPU 0 (H200, CC 9.0): libx.so -> sm_90 (native)", a line per GPU and file
+    std::string first_problem;   // the first GPU and file with the worst verdict, with arch/'s reason
+    size_t files_with_code = 0;  // files that hold any device code (others are skipped)
+};
+
+FileVerdicts judge_files(const std::vector<std::string>& files, const std::vector<GpuInfo>& gpus,
+                         const std::string& driver_version);
+
+}  // namespace strata
