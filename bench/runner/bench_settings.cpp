@@ -26,12 +26,4 @@ BenchSettings settings_from_environment() {
     return out;
 }
 
-int level_repetitions(const std::string& level) {
-    return level == "long" ? 30 : level == "standard" ? 10 : 5;
-}
-
-double level_min_time_s(const std::string& level) {
-    return level == "long" ? 0.5 : level == "standard" ? 0.1 : 0.02;
-}
-
 }  // namespace strata::bench

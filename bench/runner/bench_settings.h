@@ -17,8 +17,4 @@ struct BenchSettings {
 
 BenchSettings settings_from_environment();
 
-// Per level: repetitions and Google Benchmark's minimum time per repetition.
-int level_repetitions(const std::string& level);
-double level_min_time_s(const std::string& level);
-
 }  // namespace strata::bench

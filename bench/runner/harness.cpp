@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "clock_monitor.h"
+#include "levels.h"
 
 namespace strata::bench {
 

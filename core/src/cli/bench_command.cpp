@@ -24,6 +24,7 @@
 #include "comparison.h"
 #include "diagnosis/fact_access.h"
 #include "doctor/plugin_tasks.h"
+#include "levels.h"
 #include "model/usage_error.h"
 #include "probes/nvml_gpus.h"
 #include "report/writers.h"
@@ -43,12 +44,8 @@ struct BenchOptions {
     std::vector<std::string> side_by_side;
 };
 
-int level_repetitions(const std::string& level) {
-    return level == "long" ? 30 : level == "standard" ? 10 : 5;
-}
-double level_seconds_per_repetition(const std::string& level) {
-    return level == "long" ? 0.5 : level == "standard" ? 0.1 : 0.02;
-}
+using bench::level_min_time_s;
+using bench::level_repetitions;
 
 fs::path runner_path(const std::string& executable) {
     return (fs::path(executable).parent_path() / ".." / "lib" / "strata" / "strata-bench-runner")
@@ -116,7 +113,7 @@ RunnerResult run_runner(const RunOptions& run, const BenchOptions& options, cons
     request.environment.push_back("STRATA_BENCH_REPETITIONS=" + std::to_string(repetitions));
     request.environment.push_back("STRATA_BENCH_DEVICE=" + std::to_string(device));
     // Generous: every benchmark, both modes, every repetition, plus set-up.
-    double seconds = 60 + 4.0 * plugin.matching * repetitions * level_seconds_per_repetition(options.level);
+    double seconds = 60 + 4.0 * plugin.matching * repetitions * level_min_time_s(options.level);
     request.deadline_override =
         run.timeout.value_or(std::chrono::milliseconds(static_cast<long long>(seconds * 1000)));
     TaskOutcome outcome = run_worker_task(request);
@@ -349,8 +346,7 @@ std::function<int()> register_bench(CLI::App& app, const std::string& executable
         size_t count = 0;
         for (const BenchPlugin& p : plugins) count += p.matching;
         int repetitions = options->repetitions > 0 ? options->repetitions : level_repetitions(options->level);
-        double planned = static_cast<double>(count) * repetitions *
-                         level_seconds_per_repetition(options->level) * 1.5 *
+        double planned = static_cast<double>(count) * repetitions * level_min_time_s(options->level) * 1.5 *
                          static_cast<double>(devices.size());
         std::cerr << "planned: " << count << " run(s) (benchmark x mode) x " << repetitions
                   << " repetition(s) on " << devices.size() << " GPU(s), about "
