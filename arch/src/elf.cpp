@@ -48,13 +48,14 @@ Expected<ElfFile> parse_elf(Bytes bytes) {
     struct Raw {
         uint32_t name, type;
         uint64_t flags, offset, size;
+        uint32_t link;
     };
     std::vector<Raw> raw(static_cast<size_t>(shnum));
     for (uint64_t i = 0; i < shnum; ++i) {
         uint64_t at = shoff + i * section_header_size;
-        raw[i] = {load_le<uint32_t>(bytes, at), load_le<uint32_t>(bytes, at + 4),
-                  load_le<uint64_t>(bytes, at + 8), load_le<uint64_t>(bytes, at + 24),
-                  load_le<uint64_t>(bytes, at + 32)};
+        raw[i] = {load_le<uint32_t>(bytes, at),      load_le<uint32_t>(bytes, at + 4),
+                  load_le<uint64_t>(bytes, at + 8),  load_le<uint64_t>(bytes, at + 24),
+                  load_le<uint64_t>(bytes, at + 32), load_le<uint32_t>(bytes, at + 40)};
         if (raw[i].type != elf_section_nobits && raw[i].type != 0 &&
             !in_bounds(bytes, raw[i].offset, raw[i].size))
             return Error{"section " + std::to_string(i) + " [" + hex(raw[i].offset) + ", +" +
@@ -77,6 +78,7 @@ Expected<ElfFile> parse_elf(Bytes bytes) {
         section.type = r.type;
         section.flags = r.flags;
         section.offset = r.offset;
+        section.link = r.link;
         if (has_contents(r)) section.contents = slice(bytes, r.offset, r.size);
         elf.sections.push_back(std::move(section));
     }

@@ -63,6 +63,44 @@ std::vector<LibraryLocation> LibrarySearch::find_all(std::string_view soname) co
     return out;
 }
 
+std::vector<LibraryLocation> LibrarySearch::find_all_from(std::string_view soname,
+                                                          const std::string& needing_path,
+                                                          const std::vector<std::string>& rpath,
+                                                          const std::vector<std::string>& runpath) const {
+    std::string origin = std::filesystem::path(needing_path).parent_path().string();
+    auto expand = [&](std::string entry) {
+        for (const char* token : {"${ORIGIN}", "$ORIGIN"})
+            for (size_t at = entry.find(token); at != std::string::npos; at = entry.find(token))
+                entry.replace(at, std::string_view(token).size(), origin);
+        return std::filesystem::path(entry).lexically_normal().string();
+    };
+    std::vector<LibraryLocation> out;
+    std::set<std::string> seen;
+    auto add = [&](LibraryLocation location) {
+        if (seen.insert(location.real_path).second) out.push_back(std::move(location));
+    };
+    auto search_entries = [&](const std::vector<std::string>& entries, const std::string& tag) {
+        std::string file_name = std::filesystem::path(needing_path).filename().string();
+        for (size_t i = 0; i < entries.size(); ++i) {
+            std::string file = expand(entries[i]) + "/" + std::string(soname);
+            std::error_code ec;
+            std::filesystem::path on_disk = context_.at(file);
+            if (!std::filesystem::exists(on_disk, ec)) continue;
+            std::filesystem::path real = std::filesystem::canonical(on_disk, ec);
+            add({file, ec ? file : machine_path(context_, real),
+                 tag + " entry " + std::to_string(i + 1) + " of " + file_name + " (" + entries[i] + ")"});
+        }
+    };
+    std::vector<LibraryLocation> rest = find_all(soname);
+    // glibc ignores DT_RPATH when the same object has DT_RUNPATH.
+    if (runpath.empty()) search_entries(rpath, "DT_RPATH");
+    for (const LibraryLocation& location : rest)
+        if (location.via.rfind("LD_LIBRARY_PATH", 0) == 0) add(location);
+    search_entries(runpath, "DT_RUNPATH");
+    for (const LibraryLocation& location : rest) add(location);
+    return out;
+}
+
 std::string LibrarySearch::describe_order() const {
     std::string out;
     if (!ld_library_path_.empty()) {

@@ -1,7 +1,7 @@
 // Where the dynamic loader finds a soname: LD_LIBRARY_PATH, then
 // /etc/ld.so.cache, then the system directories. Answers "which copies of
 // libcudart.so.13 are on this machine's search path, and which one wins?"
-// (RPATH/RUNPATH of a particular executable are not considered.)
+// find_all_from() adds the RPATH/RUNPATH of the library that asks.
 #pragma once
 
 #include <string>
@@ -26,6 +26,13 @@ public:
     // Every copy, in the order the loader would try them; the first wins.
     // Copies that resolve to the same real file are listed once.
     std::vector<LibraryLocation> find_all(std::string_view soname) const;
+    // The same, as seen by a library that needs `soname` (DT_NEEDED) or
+    // dlopens it by name: its DT_RPATH first (when it has no DT_RUNPATH),
+    // then LD_LIBRARY_PATH, then its DT_RUNPATH, then the cache and system
+    // directories; $ORIGIN is the directory of `needing_path` (a machine path).
+    std::vector<LibraryLocation> find_all_from(std::string_view soname, const std::string& needing_path,
+                                               const std::vector<std::string>& rpath,
+                                               const std::vector<std::string>& runpath) const;
     const std::vector<std::string>& ld_library_path() const { return ld_library_path_; }
     const LdCache& cache() const { return cache_; }
     // "LD_LIBRARY_PATH (/a, /b), /etc/ld.so.cache, /lib/x86_64-linux-gnu, ..."

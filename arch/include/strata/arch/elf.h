@@ -16,6 +16,7 @@ inline constexpr uint16_t elf_machine_cuda = 190;  // EM_CUDA
 inline constexpr uint32_t elf_section_progbits = 1;
 inline constexpr uint32_t elf_section_note = 7;
 inline constexpr uint32_t elf_section_nobits = 8;
+inline constexpr uint32_t elf_section_dynamic = 6;
 inline constexpr uint64_t elf_flag_execinstr = 0x4;
 
 struct ElfSection {
@@ -23,6 +24,7 @@ struct ElfSection {
     uint32_t type = 0;
     uint64_t flags = 0;
     uint64_t offset = 0;  // in the file
+    uint32_t link = 0;    // sh_link: for .dynamic, the index of its string table
     Bytes contents;       // empty for SHT_NOBITS
 };
 
