@@ -16,7 +16,7 @@ plugin="$scratch/prefix/lib/strata/plugins/libstrata_plugin_hello_external.so"
 test -f "$plugin" || { echo "plugin not installed at $plugin" >&2; exit 1; }
 listing=$(env -u STRATA_PLUGIN_PATH "$scratch/prefix/bin/strata" plugins)
 echo "$listing"
-grep -Eq '^hello_external +loaded +host layer, version 1.0, ABI 1.0' <<<"$listing"
+grep -Eq '^hello_external +loaded +host layer, version 1.0, ABI 1\.[0-9]+' <<<"$listing"
 report=$(env -u STRATA_PLUGIN_PATH "$scratch/prefix/bin/strata" doctor --json || true)
 grep -q '"host.hello_external.greeting"' <<<"$report"
 echo "out-of-tree plugin built, discovered and run"

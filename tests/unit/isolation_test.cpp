@@ -106,8 +106,9 @@ TEST_CASE("another ABI major is refused with both versions") {
     CHECK(outcome.end == TaskEnd::load_failed);
     REQUIRE(outcome.load_error);
     CHECK(outcome.load_error->kind == "abi_mismatch");
-    CHECK(outcome.message.find("plugin ABI 2.0 is not compatible with this strata's ABI 1.0") !=
-          std::string::npos);
+    std::string minor = std::to_string(STRATA_PLUGIN_ABI_MINOR);
+    CHECK(outcome.message.find("plugin ABI 2." + minor + " is not compatible with this strata's ABI 1." +
+                               minor) != std::string::npos);
 }
 
 TEST_CASE("a missing shared library is named exactly") {

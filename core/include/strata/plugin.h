@@ -28,6 +28,7 @@
  *
  * ABI history
  *   1.0  first version: descriptor, probe, selftest, benchmarks, host table.
+ *   1.1  STRATA_LAYER_FRAMEWORK.
  */
 #ifndef STRATA_PLUGIN_H
 #define STRATA_PLUGIN_H
@@ -40,7 +41,7 @@ extern "C" {
 #endif
 
 #define STRATA_PLUGIN_ABI_MAJOR 1
-#define STRATA_PLUGIN_ABI_MINOR 0
+#define STRATA_PLUGIN_ABI_MINOR 1
 
 /** Name of the one symbol every plugin exports. */
 #define STRATA_PLUGIN_ENTRY_SYMBOL "strata_plugin_entry"
@@ -72,7 +73,10 @@ typedef enum strata_layer {
     STRATA_LAYER_DEVICE = 4,
     STRATA_LAYER_RUNTIME = 5,
     STRATA_LAYER_LIBRARY = 6,
-    STRATA_LAYER_KERNEL = 7
+    STRATA_LAYER_KERNEL = 7,
+    /* 1.1: the frameworks built on the stack (PyTorch, JAX, ...). Checked
+     * last: a framework's problem must not gate the proof of the stack. */
+    STRATA_LAYER_FRAMEWORK = 8
 } strata_layer;
 
 /** Outcome of a check as a plugin reports it. The core adds its own

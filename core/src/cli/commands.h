@@ -17,16 +17,26 @@ struct PluginOptions {
 
 void add_plugin_options(CLI::App& command, PluginOptions& options);
 
+// Which Python environments the framework layer reads (doctor, env, frameworks).
+struct EnvironmentOptions {
+    std::vector<std::string> pythons, site_packages;
+};
+void add_environment_options(CLI::App& command, EnvironmentOptions& options);
+
 // Each registers its subcommand and returns the function that runs it.
 std::function<int()> register_doctor(CLI::App& app, const std::string& executable);
 std::function<int()> register_env(CLI::App& app, const std::string& executable);
 std::function<int()> register_plugins(CLI::App& app, const std::string& executable);
 std::function<int()> register_worker(CLI::App& app);
 std::function<int()> register_arch(CLI::App& app);
+std::function<int()> register_frameworks(CLI::App& app);
 std::function<int()> register_explain(CLI::App& app, const std::string& executable);
 std::function<int()> register_compare(CLI::App& app);
 std::function<int()> register_bench(CLI::App& app, const std::string& executable);
 
 std::string version_text();
+
+// --color auto|always|never; auto: a terminal, unless NO_COLOR is set.
+bool use_color(const std::string& mode);
 
 }  // namespace strata::cli

@@ -12,8 +12,6 @@
 
 namespace strata::cli {
 
-namespace {
-
 bool use_color(const std::string& mode) {
     if (mode == "always") return true;
     if (mode == "never") return false;
@@ -21,11 +19,10 @@ bool use_color(const std::string& mode) {
     return ::isatty(STDOUT_FILENO) && !(no_color && *no_color);
 }
 
-}  // namespace
-
 std::function<int()> register_doctor(CLI::App& app, const std::string& executable) {
     struct Options {
         PluginOptions plugins;
+        EnvironmentOptions environments;
         bool json = false, markdown = false, no_selftest = false;
         std::string junit, color = "auto";
     };
@@ -33,6 +30,7 @@ std::function<int()> register_doctor(CLI::App& app, const std::string& executabl
     CLI::App* command =
         app.add_subcommand("doctor", "Check every layer of the CUDA stack (the default command)");
     add_plugin_options(*command, options->plugins);
+    add_environment_options(*command, options->environments);
     auto* json = command->add_flag("--json", options->json, "Print the report as JSON");
     command->add_flag("--markdown", options->markdown, "Print the report as Markdown")->excludes(json);
     command->add_option("--junit", options->junit, "Also write the checks as JUnit XML to FILE");
@@ -42,7 +40,7 @@ std::function<int()> register_doctor(CLI::App& app, const std::string& executabl
 
     return [options, executable]() {
         auto started = std::chrono::steady_clock::now();
-        RunOptions run = make_run_options(options->plugins, executable);
+        RunOptions run = make_run_options(options->plugins, options->environments, executable);
         run.selftests = !options->no_selftest;
         RunInfo info{"doctor", utc_timestamp_now(), {}};
         Report report = run_doctor(run, ProbeContext::live());
@@ -64,12 +62,18 @@ std::function<int()> register_doctor(CLI::App& app, const std::string& executabl
 }
 
 std::function<int()> register_env(CLI::App& app, const std::string& executable) {
-    auto options = std::make_shared<PluginOptions>();
+    struct Options {
+        PluginOptions plugins;
+        EnvironmentOptions environments;
+    };
+    auto options = std::make_shared<Options>();
     CLI::App* command =
         app.add_subcommand("env", "Print the environment record (every fact, with its source) as JSON");
-    add_plugin_options(*command, *options);
+    add_plugin_options(*command, options->plugins);
+    add_environment_options(*command, options->environments);
     return [options, executable]() {
-        Report report = run_environment(make_run_options(*options, executable), ProbeContext::live());
+        Report report = run_environment(make_run_options(options->plugins, options->environments, executable),
+                                        ProbeContext::live());
         Json out = {{"schema_version", report_schema_version}, {"environment", environment_to_json(report)}};
         std::cout << to_json_text(out, 2) << '\n';
         return 0;

@@ -51,6 +51,7 @@ int main(int argc, char** argv) {
         {"plugins", cli::register_plugins(app, executable)},
         {"worker", cli::register_worker(app)},
         {"arch", cli::register_arch(app)},
+        {"frameworks", cli::register_frameworks(app)},
         {"explain", cli::register_explain(app, executable)},
         {"compare", cli::register_compare(app)},
         {"bench", cli::register_bench(app, executable)},

@@ -18,6 +18,21 @@ void add_plugin_options(CLI::App& command, PluginOptions& options) {
         ->check(CLI::PositiveNumber);
 }
 
+void add_environment_options(CLI::App& command, EnvironmentOptions& options) {
+    command.add_option("--python", options.pythons,
+                       "Read the frameworks of this Python interpreter's environment (repeatable; default: "
+                       "VIRTUAL_ENV, CONDA_PREFIX and python3 on PATH)");
+    command.add_option("--site-packages", options.site_packages,
+                       "Read the frameworks installed in this directory (repeatable)");
+}
+
+RunOptions make_run_options(const PluginOptions& options, const EnvironmentOptions& environments,
+                            const std::string& executable) {
+    RunOptions run = make_run_options(options, executable);
+    run.frameworks.environments = {environments.pythons, environments.site_packages};
+    return run;
+}
+
 RunOptions make_run_options(const PluginOptions& options, const std::string& executable) {
     RunOptions run;
     run.executable = executable;

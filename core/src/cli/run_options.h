@@ -8,5 +8,7 @@ namespace strata::cli {
 
 // Adds STRATA_PLUGIN_PATH's entries after the --plugin-path ones.
 RunOptions make_run_options(const PluginOptions& options, const std::string& executable);
+RunOptions make_run_options(const PluginOptions& options, const EnvironmentOptions& environments,
+                            const std::string& executable);
 
 }  // namespace strata::cli

@@ -4,6 +4,7 @@
 #include <future>
 #include <thread>
 
+#include "diagnosis/image_verdicts.h"
 #include "diagnosis/rules.h"
 #include "doctor/build_info.h"
 #include "doctor/kernel_images.h"
@@ -68,6 +69,10 @@ Report run_doctor(const RunOptions& options, const ProbeContext& context) {
     // Reading strata's own fat binaries is static, like a probe: never gated.
     check_own_kernel_images(options.executable, report);
     run_diagnosis_rules(context, report);
+    // Static too (files only, nothing imported), and last in layer order, so
+    // its findings gate none of the self-tests below.
+    check_framework_layer(context, options.frameworks,
+                          framework_targets(options.frameworks, gpus_from_facts(report)), report);
     if (!options.selftests) return report;
     for (const auto& [candidate, record] : loaded) {
         if (!record.has_selftest) continue;

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "frameworks/framework_layer.h"
 #include "model/report.h"
 #include "plugins/discovery.h"
 #include "probes/probe_context.h"
@@ -17,6 +18,7 @@ struct RunOptions {
     PluginSearchOptions plugins;
     std::optional<std::chrono::milliseconds> timeout;  // overrides every plugin's deadline
     bool selftests = true;
+    FrameworkOptions frameworks;  // which Python environments, and --sm/--driver targets
 };
 
 // Facts describing this build (strata.version, ...), added first.

@@ -11,6 +11,7 @@ std::string_view layer_name(Layer layer) {
         case Layer::runtime: return "runtime";
         case Layer::library: return "library";
         case Layer::kernel: return "kernel";
+        case Layer::framework: return "framework";
     }
     return "unknown";
 }
@@ -25,6 +26,10 @@ std::optional<Layer> layer_from_abi(int value) {
     for (Layer layer : all_layers)
         if (static_cast<int>(layer) == value) return layer;
     return std::nullopt;
+}
+
+bool layer_is_gated(Layer layer) {
+    return layer != Layer::framework;
 }
 
 int layer_rank(Layer layer) {

@@ -17,12 +17,15 @@ enum class Layer {
     runtime = STRATA_LAYER_RUNTIME,
     library = STRATA_LAYER_LIBRARY,
     kernel = STRATA_LAYER_KERNEL,
+    framework = STRATA_LAYER_FRAMEWORK,
 };
 
-// Every layer, in checking order.
-inline constexpr std::array<Layer, 7> all_layers = {Layer::host,   Layer::container, Layer::driver,
+// Every layer, in checking order. The frameworks come after the kernels:
+// they sit on the whole stack, and a framework built without this GPU's
+// architecture must not keep strata from proving the stack itself.
+inline constexpr std::array<Layer, 8> all_layers = {Layer::host,   Layer::container, Layer::driver,
                                                     Layer::device, Layer::runtime,   Layer::library,
-                                                    Layer::kernel};
+                                                    Layer::kernel, Layer::framework};
 
 std::string_view layer_name(Layer layer);
 std::optional<Layer> parse_layer(std::string_view name);
@@ -30,5 +33,8 @@ std::optional<Layer> parse_layer(std::string_view name);
 std::optional<Layer> layer_from_abi(int value);
 // Position in checking order: earlier layers gate later ones.
 int layer_rank(Layer layer);
+// False for the framework layer: its checks read files only, so a failed
+// earlier layer never stops them (and they never say they were gated).
+bool layer_is_gated(Layer layer);
 
 }  // namespace strata

@@ -53,6 +53,7 @@ namespace {
 
 // The first layer, in checking order, up to `last` that has a failure.
 std::optional<Gate> first_failed_layer(const Report& report, Layer last, bool include_last) {
+    if (!layer_is_gated(last)) return std::nullopt;
     for (Layer earlier : all_layers) {
         int rank = layer_rank(earlier), limit = layer_rank(last);
         if (rank > limit || (rank == limit && !include_last)) break;

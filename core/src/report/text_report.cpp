@@ -49,6 +49,21 @@ void indent_block(std::string& out, std::string_view label, const std::string& t
 
 }  // namespace
 
+std::string render_layer_checks(const Report& report, Layer layer, bool color) {
+    Style style{color};
+    std::string out;
+    for (const Check& check : report.checks()) {
+        if (check.layer != layer) continue;
+        out += "  " + style.badge(check.status) + "  " + check.summary + "  " +
+               style.paint("[" + check.id + "]", "2") + "\n";
+        if (check.status != Status::pass && check.status != Status::skip) {
+            indent_block(out, "evidence", check.evidence);
+            indent_block(out, "fix", check.remedy);
+        }
+    }
+    return out;
+}
+
 std::string render_text(const Report& report, bool color) {
     Style style{color};
     std::string out = "strata " + fact_text(report, "strata.version") + " doctor — " +
@@ -56,18 +71,9 @@ std::string render_text(const Report& report, bool color) {
                       fact_text(report, "host.kernel.release") + "\n";
     for (const LayerSummary& layer : report.layer_summaries()) {
         out += "\n" + style.paint(layer_name(layer.layer), "1") + "\n";
-        bool any = false;
-        for (const Check& check : report.checks()) {
-            if (check.layer != layer.layer) continue;
-            any = true;
-            out += "  " + style.badge(check.status) + "  " + check.summary + "  " +
-                   style.paint("[" + check.id + "]", "2") + "\n";
-            if (check.status != Status::pass && check.status != Status::skip) {
-                indent_block(out, "evidence", check.evidence);
-                indent_block(out, "fix", check.remedy);
-            }
-        }
-        if (!any) out += "  " + style.badge(layer.status) + "  " + layer.summary + "\n";
+        std::string checks = render_layer_checks(report, layer.layer, color);
+        out += checks;
+        if (checks.empty()) out += "  " + style.badge(layer.status) + "  " + layer.summary + "\n";
     }
     int failed = 0, warned = 0, passed = 0, skipped = 0;
     for (const Check& check : report.checks()) {

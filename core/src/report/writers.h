@@ -22,6 +22,8 @@ Json report_to_json(const Report& report, const RunInfo& run);
 Json environment_to_json(const Report& report);
 
 std::string render_text(const Report& report, bool color);
+// One layer's checks as render_text shows them ("" when it has none).
+std::string render_layer_checks(const Report& report, Layer layer, bool color);
 std::string render_markdown(const Report& report);
 std::string render_junit(const Report& report, const RunInfo& run);
 // The load report for `strata plugins`.

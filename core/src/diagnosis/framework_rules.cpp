@@ -1,0 +1,380 @@
+#include "diagnosis/framework_rules.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "diagnosis/image_verdicts.h"
+#include "frameworks/framework_scan.h"
+#include "frameworks/python_metadata.h"
+#include "strata/arch/tables.h"
+
+namespace strata {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+Check framework_check(std::string id, Status status, std::string summary) {
+    Check check;
+    check.id = std::move(id);
+    check.layer = Layer::framework;
+    check.status = status;
+    check.summary = std::move(summary);
+    check.origin = "core";
+    return check;
+}
+
+std::string join(const std::vector<std::string>& items, const std::string& separator) {
+    std::string out;
+    for (const std::string& item : items) out += (out.empty() ? "" : separator) + item;
+    return out;
+}
+
+std::string label(const FrameworkInstall& install) {
+    return install.name + " " + install.version;
+}
+
+std::string coverage_text(const FrameworkInstall& install) {
+    std::vector<std::string> sass, ptx;
+    std::string isa;
+    for (const DeviceCodeFile& file : install.device_code) {
+        for (const std::string& target : file.sass)
+            if (std::find(sass.begin(), sass.end(), target) == sass.end()) sass.push_back(target);
+        for (const std::string& target : file.ptx)
+            if (std::find(ptx.begin(), ptx.end(), target) == ptx.end()) ptx.push_back(target);
+        if (compare_versions(file.newest_ptx_isa, isa) > 0) isa = file.newest_ptx_isa;
+    }
+    auto by_sm = [](const std::string& a, const std::string& b) {
+        auto sm = [](const std::string& name) { return arch::parse_compute_capability(name).value_or(0); };
+        return sm(a) != sm(b) ? sm(a) < sm(b) : a < b;
+    };
+    std::sort(sass.begin(), sass.end(), by_sm);
+    std::sort(ptx.begin(), ptx.end(), by_sm);
+    return "SASS " + (sass.empty() ? std::string("none") : join(sass, " ")) + "; PTX " +
+           (ptx.empty() ? std::string("none") : join(ptx, " ") + " (ISA " + isa + ")") + ", in " +
+           std::to_string(install.device_code.size()) + " of " + std::to_string(install.elf_files) +
+           " shared libraries";
+}
+
+void check_found(const std::vector<PythonEnvironment>& environments,
+                 const std::vector<FrameworkInstall>& installs, Report& report) {
+    std::string evidence;
+    for (const PythonEnvironment& env : environments) {
+        evidence +=
+            (evidence.empty() ? "" : "\n") + env.label +
+            (env.python_version.empty() ? "" : " (Python " + env.python_version + ")") + ": " +
+            (env.directories.empty() ? std::string("no site-packages found") : join(env.directories, ", "));
+        if (!env.problem.empty()) evidence += "\n  " + env.problem;
+    }
+    if (environments.empty()) {
+        Check check = framework_check("framework.found", Status::skip,
+                                      "no Python environment found (no python3 on PATH, no VIRTUAL_ENV or "
+                                      "CONDA_PREFIX)");
+        check.remedy = "name one: strata frameworks --python /path/to/python or --site-packages DIR";
+        report.add_check(std::move(check));
+        return;
+    }
+    if (installs.empty()) {
+        Check check = framework_check("framework.found", Status::skip,
+                                      std::string("no ") + known_frameworks_text() + " installed in " +
+                                          std::to_string(environments.size()) + " Python environment(s)");
+        check.evidence = evidence;
+        report.add_check(std::move(check));
+        return;
+    }
+    std::vector<std::string> found;
+    for (const FrameworkInstall& install : installs) {
+        found.push_back(label(install) + " (" +
+                        (install.cuda_build
+                             ? "CUDA " + (install.cuda_version.empty() ? "?" : install.cuda_version)
+                             : install.build_kind) +
+                        ")");
+        evidence += "\n" + install.id + ": " + join(install.distributions, ", ") + " in " + install.site_dir;
+        for (const std::string& problem : install.problems) evidence += "\n  unreadable: " + problem;
+    }
+    Check check = framework_check("framework.found", Status::pass, "found " + join(found, ", "));
+    check.evidence = evidence;
+    report.add_check(std::move(check));
+}
+
+// Where to get a build with the architecture a GPU needs.
+std::string architecture_remedy(const FrameworkInstall& install, const std::vector<GpuInfo>& gpus) {
+    std::string needs;
+    for (const GpuInfo& gpu : gpus) {
+        std::string first;
+        if (const arch::ArchInfo* info = arch::find_architecture(gpu.sm))
+            first = std::string(info->first_cuda);
+        needs += (needs.empty() ? "" : ", ") + std::string("sm_") + std::to_string(gpu.sm) +
+                 (first.empty() ? "" : " (CUDA " + first + " or newer)");
+    }
+    std::string hint = install.id.rfind("torch", 0) == 0
+                           ? "; for PyTorch pick the wheel index for a CUDA that builds it "
+                             "(pip install torch --index-url https://download.pytorch.org/whl/cu<NNN>) or "
+                             "build with TORCH_CUDA_ARCH_LIST"
+                           : "";
+    return "install a " + install.name + " build whose device code includes " + needs + hint +
+           "; strata frameworks --sm <CC> checks a candidate before the GPU arrives";
+}
+
+void check_architectures(const FrameworkInstall& install, const FrameworkTargets& targets, Report& report) {
+    std::string id = "framework.architectures." + install.id;
+    std::string coverage = coverage_text(install);
+    if (install.device_code.empty()) {
+        Check check = framework_check(id, Status::skip,
+                                      label(install) + ": no device code in its installed shared libraries");
+        check.evidence = std::to_string(install.elf_files) +
+                         " shared libraries read; its kernels are compiled at run time or live in a "
+                         "package that is not installed";
+        report.add_check(std::move(check));
+        return;
+    }
+    if (targets.gpus.empty()) {
+        Check check =
+            framework_check(id, Status::skip,
+                            label(install) + ": no GPU to judge its device code against (" + coverage + ")");
+        check.evidence = coverage;
+        check.remedy = "strata frameworks --sm 9.0 judges it for a GPU you plan to use";
+        report.add_check(std::move(check));
+        return;
+    }
+    std::vector<std::string> paths;
+    for (const DeviceCodeFile& file : install.device_code) paths.push_back(file.path);
+    FileVerdicts verdicts = judge_files(paths, targets.gpus, targets.driver_version);
+    std::string on = targets.gpus_given ? "the --sm target(s)" : "every GPU here";
+    Check check = framework_check(id, verdicts.worst, "");
+    check.evidence = coverage + "\n" + verdicts.evidence;
+    if (verdicts.worst == Status::pass) {
+        check.summary = label(install) + " has native SASS for " + on;
+    } else if (verdicts.worst == Status::warn) {
+        check.summary = label(install) + " runs only through PTX JIT: " + verdicts.first_problem;
+        check.remedy =
+            "expect the first launch of every kernel to compile (minutes for a large framework); "
+            "keep the JIT cache (CUDA_CACHE_MAXSIZE=4294967296, a persistent CUDA_CACHE_PATH), or "
+            "install a build with native SASS: " +
+            architecture_remedy(install, targets.gpus);
+    } else {
+        check.summary = label(install) + " cannot run: " + verdicts.first_problem;
+        check.remedy = architecture_remedy(install, targets.gpus);
+    }
+    report.add_check(std::move(check));
+}
+
+std::optional<arch::CudaVersion> parse_cuda(const std::string& text) {
+    if (text.empty() || !std::isdigit(static_cast<unsigned char>(text.front()))) return std::nullopt;
+    arch::CudaVersion version;
+    size_t dot = text.find('.');
+    version.major = static_cast<uint32_t>(std::stoul(text.substr(0, std::min<size_t>(dot, 4))));
+    if (dot != std::string::npos && dot + 1 < text.size() &&
+        std::isdigit(static_cast<unsigned char>(text[dot + 1])))
+        version.minor = static_cast<uint32_t>(std::stoul(text.substr(dot + 1, 4)));
+    return version;
+}
+
+void check_cuda_driver(const FrameworkInstall& install, const FrameworkTargets& targets, Report& report) {
+    std::string id = "framework.cuda_driver." + install.id;
+    auto build = parse_cuda(install.cuda_version);
+    if (!build) {
+        report.add_check(framework_check(
+            id, Status::skip, label(install) + ": its files do not record the CUDA it was built for"));
+        return;
+    }
+    auto driver = arch::parse_driver_version(targets.driver_version);
+    if (!driver) {
+        Check check = framework_check(id, Status::skip,
+                                      label(install) + " is built for CUDA " + install.cuda_version +
+                                          "; no driver here to hold it against");
+        check.remedy = "strata frameworks --driver 570.86.10 judges it for a driver you plan to install";
+        report.add_check(std::move(check));
+        return;
+    }
+    auto supported = arch::cuda_supported_by_driver(*driver);
+    std::string built =
+        label(install) + " is built for CUDA " + install.cuda_version + " (" + install.cuda_source + ")";
+    std::string driver_text = "driver " + driver->text;
+    Check check = framework_check(id, Status::pass, "");
+    if (!supported) {
+        check.status = Status::fail;
+        check.summary = built + ", older than every driver strata knows can run";
+    } else if (*build <= *supported) {
+        check.summary = built + "; " + driver_text + " runs up to CUDA " + supported->text();
+    } else if (build->major == supported->major) {
+        auto floor = arch::minor_version_compat_floor(build->major);
+        if (floor && driver->major >= *floor) {
+            check.status = Status::warn;
+            check.summary = built + ", newer than CUDA " + supported->text() + " that " + driver_text +
+                            " supports: it runs under minor-version compatibility, but PTX from CUDA " +
+                            install.cuda_version + " cannot be JIT-compiled and newer APIs fail";
+            check.remedy = "fine while the GPU runs native SASS; upgrade the driver to one for CUDA " +
+                           install.cuda_version + " to remove the limits";
+        } else {
+            check.status = Status::fail;
+            check.summary = built + " but " + driver_text + " is below the CUDA " +
+                            std::to_string(build->major) + " minor-version-compatibility floor (" +
+                            (floor ? std::to_string(*floor) : std::string("unknown")) + ")";
+        }
+    } else {
+        check.status = Status::fail;
+        check.summary = built + " but " + driver_text + " runs CUDA " + supported->text() +
+                        " at most: it fails at start (\"driver is too old\", error 35)";
+    }
+    if (check.status == Status::fail) {
+        auto floor = arch::minor_version_compat_floor(build->major);
+        check.remedy =
+            "upgrade the driver to " +
+            (floor ? std::to_string(*floor) : std::string("a branch for CUDA ") + install.cuda_version) +
+            " or newer, or install a " + install.name + " build for CUDA " +
+            (supported ? supported->text() : std::string("your driver supports")) + " or older";
+    }
+    check.evidence = "framework CUDA " + install.cuda_version + " from " + install.cuda_source + "; " +
+                     driver_text + (targets.driver_given ? " (given with --driver)" : " (installed)") +
+                     (supported ? " supports CUDA " + supported->text() : "");
+    report.add_check(std::move(check));
+}
+
+bool inside(const std::string& path, const std::string& dir) {
+    auto relative = fs::path(path).lexically_relative(dir);
+    return !relative.empty() && *relative.begin() != "..";
+}
+
+std::string canonical(const std::string& path) {
+    std::error_code error;
+    return fs::weakly_canonical(path, error).string();
+}
+
+void check_libraries(const FrameworkInstall& install, Report& report) {
+    std::string id = "framework.libraries." + install.id;
+    Status worst = Status::pass;
+    std::string first_problem, remedy;
+    std::vector<std::string> lines;
+    auto note = [&](Status status, std::string line, std::string fix = {}) {
+        if (severity(status) > severity(worst)) {
+            worst = status;
+            first_problem = line;
+            remedy = std::move(fix);
+        }
+        lines.push_back(std::string(status_name(status)) + ": " + line);
+    };
+    for (const WheelDependency& dependency : install.dependencies) {
+        std::string spec = dependency.name + (dependency.specifier.empty() ? "" : " " + dependency.specifier);
+        std::string floor = specifier_floor(dependency.specifier);
+        if (!dependency.installed.empty() && !floor.empty() && version_older(dependency.installed, floor)) {
+            note(Status::fail, "requires " + spec + " but " + dependency.installed + " is installed",
+                 "pip install '" + dependency.name + dependency.specifier + "' in " + install.environment);
+        } else if (!dependency.installed.empty() && dependency.specifier.rfind("==", 0) == 0 &&
+                   compare_versions(dependency.installed, floor) != 0) {
+            note(Status::warn, "pins " + spec + " but " + dependency.installed + " is installed",
+                 "pip install '" + dependency.name + dependency.specifier + "' in " + install.environment);
+        } else if (!dependency.installed.empty()) {
+            lines.push_back("dependency " + spec + ": " + dependency.installed + " installed" +
+                            (dependency.extra.empty() ? "" : " (extra " + dependency.extra + ")"));
+        } else if (dependency.extra.empty()) {
+            note(Status::fail, "requires " + spec + ", which is not installed",
+                 "pip install '" + dependency.name + dependency.specifier + "' in " + install.environment);
+        } else {
+            lines.push_back("dependency " + spec + " (extra " + dependency.extra +
+                            "): not installed, the system's copy is used");
+        }
+    }
+    for (const LibraryNeed& need : install.libraries) {
+        std::string how =
+            need.linked ? "linked by " + fs::path(need.needed_by).filename().string() : "loaded by name";
+        if (need.candidates.empty()) {
+            std::string provider = !need.missing_wheel.empty() ? need.missing_wheel
+                                   : !need.wheel.empty()       ? need.wheel
+                                                               : need.soname;
+            note(need.optional ? Status::warn : Status::fail,
+                 need.soname + " (" + how + ") is not found anywhere the loader looks" +
+                     (need.linked ? ": " + install.name + " will not import"
+                                  : ": the " + install.name + " features that need it fail at first use"),
+                 "install " + provider + " in " + install.environment + " (or the library system-wide)");
+            continue;
+        }
+        const LibraryLocation& winner = need.candidates.front();
+        const std::string& version = need.versions.front();
+        std::string picked = need.soname + " (" + how + ") -> " + winner.real_path + " (" + winner.via +
+                             (version.empty() ? "" : ", " + version) + ")";
+        bool own = (!need.wheel_copy.empty() && canonical(winner.real_path) == canonical(need.wheel_copy)) ||
+                   inside(canonical(winner.real_path), canonical(install.site_dir));
+        if (own) {
+            lines.push_back("ok: " + picked);
+            continue;
+        }
+        bool older = !version.empty() && !need.expected.empty() && version_older(version, need.expected);
+        std::string fix =
+            "take " + fs::path(winner.path).parent_path().string() + " out of " +
+            (winner.via.rfind("LD_LIBRARY_PATH", 0) == 0 ? "LD_LIBRARY_PATH" : "the search path") + " for " +
+            install.name + ", or install the version it needs";
+        if (!need.wheel.empty()) {
+            std::string wheel = "the " + need.wheel + " wheel's copy" +
+                                (need.expected.empty() ? "" : " (" + need.expected + ")");
+            if (older)
+                note(Status::fail, need.soname + ": an older copy shadows " + wheel + ": " + picked, fix);
+            else
+                note(Status::warn,
+                     need.soname + ": a copy from outside the environment wins over " + wheel + ": " + picked,
+                     fix);
+        } else if (older) {
+            note(Status::fail,
+                 need.soname + ": the loader picks " + version + ", older than the " + need.expected + " " +
+                     install.name + " needs: " + picked,
+                 need.missing_wheel.empty() ? fix
+                                            : "pip install '" + need.missing_wheel + ">=" + need.expected +
+                                                  "' in " + install.environment + ", or " + fix);
+        } else {
+            lines.push_back("ok: " + picked);
+        }
+    }
+    Check check = framework_check(id, worst, "");
+    if (worst == Status::pass)
+        check.summary = label(install) + ": " + std::to_string(install.libraries.size()) +
+                        " CUDA libraries resolve to copies it can use";
+    else
+        check.summary = label(install) + ": " + first_problem;
+    check.evidence = join(lines, "\n");
+    check.remedy = remedy;
+    report.add_check(std::move(check));
+}
+
+}  // namespace
+
+bool version_older(std::string_view candidate, std::string_view wanted) {
+    auto components = [](std::string_view text) {
+        size_t count = 0;
+        for (size_t i = 0;
+             i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.'); ++i)
+            count += text[i] == '.';
+        return count + 1;
+    };
+    size_t keep = std::min(components(candidate), components(wanted));
+    auto truncate = [keep](std::string_view text) {
+        size_t dots = 0, i = 0;
+        for (; i < text.size(); ++i)
+            if (text[i] == '.' && ++dots == keep) break;
+        return text.substr(0, i);
+    };
+    return compare_versions(truncate(candidate), truncate(wanted)) < 0;
+}
+
+void rule_frameworks(const std::vector<PythonEnvironment>& environments,
+                     const std::vector<FrameworkInstall>& installs, const FrameworkTargets& targets,
+                     Report& report) {
+    check_found(environments, installs, report);
+    for (const FrameworkInstall& install : installs) {
+        if (!install.cuda_build) {
+            // A CPU-only build matters only where there is a GPU it will not use.
+            Status status = targets.gpus.empty() ? Status::skip : Status::warn;
+            Check check =
+                framework_check("framework.cuda_driver." + install.id, status,
+                                label(install) + " is " + install.build_kind + ": it will not use the GPU");
+            if (status == Status::warn)
+                check.remedy = "install a CUDA build of " + install.name + " in " + install.environment;
+            report.add_check(std::move(check));
+            continue;
+        }
+        check_architectures(install, targets, report);
+        check_cuda_driver(install, targets, report);
+        check_libraries(install, report);
+    }
+}
+
+}  // namespace strata

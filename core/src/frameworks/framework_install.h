@@ -1,0 +1,64 @@
+// What strata learns about one installed GPU framework from its files alone:
+// versions, the CUDA it was built for, its nvidia-* dependencies, its device
+// code and the CUDA libraries the loader will give it. The framework is never
+// imported: an import can hang, crash or take a minute, and proves nothing
+// about kernels.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "probes/library_search.h"
+
+namespace strata {
+
+// One file of the framework's that carries device code, as arch/ read it.
+struct DeviceCodeFile {
+    std::string path;
+    std::vector<std::string> sass;  // "sm_80", "sm_90a", ...
+    std::vector<std::string> ptx;   // "compute_90"
+    std::string newest_ptx_isa;     // "8.8", "" without PTX
+};
+
+// A dependency on an nvidia-* (or cuda-*) wheel from the framework's metadata.
+struct WheelDependency {
+    std::string name;       // "nvidia-cudnn-cu12"
+    std::string specifier;  // "==9.1.0.70"
+    std::string extra;      // "" for a plain dependency, else the extra ("with-cuda")
+    std::string installed;  // the installed version, "" when not installed
+};
+
+// A CUDA library the framework loads, and every copy the loader could pick.
+struct LibraryNeed {
+    std::string soname;         // "libcudnn.so.9"
+    std::string needed_by;      // the framework file whose search path applies
+    bool linked = false;        // DT_NEEDED (else loaded with dlopen by name)
+    std::string wheel;          // the installed dependency wheel that ships it: "nvidia-cudnn-cu12"
+    std::string wheel_copy;     // that wheel's copy
+    std::string missing_wheel;  // the dependency that would ship it, not installed: "nvidia-cudnn-cu13"
+    bool optional = false;      // only an extra's dependency wants it
+    std::string expected;       // the version the framework was built for or pins; "" unknown
+    std::vector<LibraryLocation> candidates;  // loader order: the first wins
+    std::vector<std::string> versions;        // per candidate, "" when unknown
+};
+
+struct FrameworkInstall {
+    std::string id;    // "torch", "jax", ...; "torch-2" for a second install
+    std::string name;  // "PyTorch"
+    std::string version;
+    std::string environment;  // the environment's label
+    std::string site_dir;
+    std::vector<std::string> distributions;  // "torch 2.5.1+cu124"
+    bool cuda_build = false;
+    std::string build_kind;    // why not CUDA: "a CPU-only build", "a ROCm build (HIP 6.2)"
+    std::string cuda_version;  // "12.4", "13.x" (any 13 minor), "13" (major only)
+    std::string cuda_source;   // where it was read: "torch/version.py"
+    std::string cudnn_version, nccl_version;
+    std::vector<WheelDependency> dependencies;
+    std::vector<DeviceCodeFile> device_code;
+    size_t elf_files = 0;
+    std::vector<LibraryNeed> libraries;
+    std::vector<std::string> problems;  // files that could not be read, one line each
+};
+
+}  // namespace strata

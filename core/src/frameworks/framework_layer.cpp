@@ -1,0 +1,113 @@
+#include "frameworks/framework_layer.h"
+
+#include <filesystem>
+
+#include "frameworks/framework_scan.h"
+#include "probes/probes.h"
+#include "strata/arch/tables.h"
+
+namespace strata {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+Json string_array(const std::vector<std::string>& items) {
+    Json out = Json::array();
+    for (const std::string& item : items) out.push_back(item);
+    return out;
+}
+
+void add_framework_facts(const std::vector<PythonEnvironment>& environments,
+                         const std::vector<FrameworkInstall>& installs, Report& report) {
+    std::vector<std::string> described;
+    for (const PythonEnvironment& env : environments) {
+        std::string text = env.label;
+        if (!env.interpreter.empty() && env.label.find(env.interpreter) == std::string::npos)
+            text += " " + env.interpreter;
+        if (!env.python_version.empty()) text += " (Python " + env.python_version + ")";
+        for (const std::string& dir : env.directories) text += " " + dir;
+        described.push_back(text);
+    }
+    add_fact(report, Layer::framework, "framework.environments", string_array(described),
+             "python -c (sys.path, site.getsitepackages)");
+    for (const FrameworkInstall& install : installs) {
+        std::string prefix = "framework." + install.id + ".";
+        std::string metadata = "dist-info METADATA";
+        auto fact = [&](const std::string& key, Json value, const std::string& source) {
+            add_fact(report, Layer::framework, prefix + key, std::move(value), source);
+        };
+        fact("name", install.name, metadata);
+        fact("version", install.version, metadata);
+        fact("environment", install.environment, "strata");
+        fact("location", install.site_dir, "strata");
+        fact("distributions", string_array(install.distributions), metadata);
+        fact("cuda_build", install.cuda_build ? install.cuda_version : "none: " + install.build_kind,
+             install.cuda_build ? install.cuda_source : "its build record");
+        if (!install.cudnn_version.empty()) fact("cudnn_build", install.cudnn_version, "build record or pin");
+        if (!install.nccl_version.empty()) fact("nccl_build", install.nccl_version, "build record or pin");
+        std::vector<std::string> dependencies;
+        for (const WheelDependency& dependency : install.dependencies)
+            dependencies.push_back(dependency.name + dependency.specifier +
+                                   (dependency.extra.empty() ? "" : " [" + dependency.extra + "]") + ": " +
+                                   (dependency.installed.empty() ? "not installed" : dependency.installed));
+        fact("dependencies", string_array(dependencies), metadata + " Requires-Dist");
+        std::vector<std::string> sass, ptx, files;
+        for (const DeviceCodeFile& file : install.device_code) {
+            for (const std::string& target : file.sass)
+                if (std::find(sass.begin(), sass.end(), target) == sass.end()) sass.push_back(target);
+            for (const std::string& target : file.ptx)
+                if (std::find(ptx.begin(), ptx.end(), target) == ptx.end()) ptx.push_back(target);
+            files.push_back(fs::path(file.path).lexically_relative(install.site_dir).string());
+        }
+        auto by_sm = [](const std::string& a, const std::string& b) {
+            auto sm = [](const std::string& n) { return arch::parse_compute_capability(n).value_or(0); };
+            return sm(a) != sm(b) ? sm(a) < sm(b) : a < b;
+        };
+        std::sort(sass.begin(), sass.end(), by_sm);
+        std::sort(ptx.begin(), ptx.end(), by_sm);
+        fact("sass", string_array(sass), "arch/ (its shared libraries' fat binaries)");
+        fact("ptx", string_array(ptx), "arch/ (its shared libraries' fat binaries)");
+        fact("device_code_files", string_array(files), "arch/");
+        std::vector<std::string> libraries;
+        for (const LibraryNeed& need : install.libraries) {
+            if (need.candidates.empty()) {
+                libraries.push_back(need.soname + " -> not found");
+                continue;
+            }
+            const LibraryLocation& winner = need.candidates.front();
+            libraries.push_back(need.soname + " -> " + winner.real_path + " (" + winner.via +
+                                (need.versions.front().empty() ? "" : ", " + need.versions.front()) + ")");
+        }
+        fact("libraries", string_array(libraries),
+             "ELF DT_NEEDED/RPATH/RUNPATH, LD_LIBRARY_PATH, ld.so.cache");
+    }
+}
+
+}  // namespace
+
+FrameworkTargets framework_targets(const FrameworkOptions& options, const GpuDiscovery& present) {
+    FrameworkTargets targets;
+    if (!options.sms.empty()) {
+        targets.gpus_given = true;
+        for (size_t i = 0; i < options.sms.size(); ++i)
+            targets.gpus.push_back({static_cast<unsigned>(i), "--sm target", options.sms[i]});
+    } else {
+        targets.gpus = present.gpus;
+    }
+    targets.driver_given = !options.driver.empty();
+    targets.driver_version = targets.driver_given ? options.driver : present.driver_version;
+    return targets;
+}
+
+FrameworkLayer check_framework_layer(const ProbeContext& context, const FrameworkOptions& options,
+                                     const FrameworkTargets& targets, Report& report) {
+    FrameworkLayer layer;
+    layer.environments = find_python_environments(context, options.environments);
+    layer.installs = scan_frameworks(context, layer.environments);
+    add_framework_facts(layer.environments, layer.installs, report);
+    rule_frameworks(layer.environments, layer.installs, targets, report);
+    return layer;
+}
+
+}  // namespace strata

@@ -1,0 +1,39 @@
+// Where Python packages are installed on this machine: the environments a
+// user would run a framework from (the `python3` on PATH, VIRTUAL_ENV,
+// CONDA_PREFIX, or interpreters and site-packages directories named on the
+// command line), each with the directories its imports search.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "probes/probe_context.h"
+
+namespace strata {
+
+// What the user asked for; both empty means "the environments found here".
+struct EnvironmentRequest {
+    std::vector<std::string> pythons;        // --python PATH
+    std::vector<std::string> site_packages;  // --site-packages DIR
+};
+
+struct PythonEnvironment {
+    std::string label;        // "python3 on PATH", "VIRTUAL_ENV", "--python", "--site-packages"
+    std::string interpreter;  // as found or given; "" for a bare directory
+    std::string python_version;
+    std::vector<std::string> directories;  // existing site/dist-packages directories, import order
+    std::string problem;                   // one line when the interpreter could not be asked
+};
+
+// Asks each interpreter for its search path (`python -c`, importing only
+// sys and site) with a deadline; an interpreter that
+// fails keeps the directories its layout implies. Throws UsageError when a
+// path the user named does not exist.
+std::vector<PythonEnvironment> find_python_environments(const ProbeContext& context,
+                                                        const EnvironmentRequest& request);
+
+// The site-packages directories a prefix's layout implies, without running
+// anything: <prefix>/lib/python3.*/site-packages (and dist-packages).
+std::vector<std::string> layout_site_directories(const std::string& prefix);
+
+}  // namespace strata

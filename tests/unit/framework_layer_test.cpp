@@ -1,0 +1,384 @@
+// The framework layer end to end: site-packages trees with real metadata
+// files around shared libraries whose device code nvcc built for chosen
+// architectures (tests/frameworks), judged by `strata frameworks`, `doctor`
+// and `env` for given GPUs and drivers.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "frameworks/framework_scan.h"
+#include "strata/arch/dynamic.h"
+#include "strata/arch/mapped_file.h"
+#include "support/run_process.h"
+
+using strata::test::line_count;
+using strata::test::run_process;
+using strata::test::strata_binary;
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+
+namespace {
+
+const std::string fixtures = STRATA_TEST_FRAMEWORK_FIXTURES;
+
+void write(const fs::path& path, const std::string& content) {
+    fs::create_directories(path.parent_path());
+    std::ofstream(path) << content;
+}
+
+void copy(const std::string& from, const fs::path& to) {
+    fs::create_directories(to.parent_path());
+    fs::copy_file(from, to, fs::copy_options::overwrite_existing);
+}
+
+// A distribution as pip leaves it: dist-info with METADATA and RECORD.
+void install(const fs::path& site, const std::string& name, const std::string& version,
+             const std::vector<std::string>& requires_dist, const std::vector<std::string>& files) {
+    std::string dist_info = name;
+    std::replace(dist_info.begin(), dist_info.end(), '-', '_');
+    dist_info += "-" + version + ".dist-info";
+    std::string metadata = "Metadata-Version: 2.1\nName: " + name + "\nVersion: " + version + "\n";
+    for (const std::string& line : requires_dist) metadata += "Requires-Dist: " + line + "\n";
+    write(site / dist_info / "METADATA", metadata + "\nA description.\n");
+    std::string record;
+    for (const std::string& file : files) record += file + ",sha256=x,1\n";
+    write(site / dist_info / "RECORD", record + dist_info + "/RECORD,,\n");
+}
+
+// Scratch trees live under one directory per test process, removed when
+// the suite ends.
+fs::path scratch(const std::string& name) {
+    struct Root {
+        fs::path path = strata::test::scratch_path("frameworks");
+        ~Root() {
+            std::error_code ignored;
+            fs::remove_all(path, ignored);
+        }
+    };
+    static Root root;
+    fs::path path = root.path / name;
+    fs::remove_all(path);
+    return path;
+}
+
+// torch with its CUDA library built from `library` (a fixture), the CUDA
+// version its version.py records, and the pip cuDNN wheel it pins.
+fs::path torch_site(const std::string& name, const std::string& library, const std::string& cuda) {
+    fs::path site = scratch(name) / "lib/python3.11/site-packages";
+    install(
+        site, "torch", "2.7.0+cu128",
+        {"nvidia-cudnn-cu12==9.7.1.26; platform_system == \"Linux\" and platform_machine == \"x86_64\"",
+         "filelock"},
+        {"torch/__init__.py", "torch/version.py", "torch/lib/libtorch_cuda.so", "torch/lib/libtorch_cpu.so"});
+    write(site / "torch/__init__.py", "");
+    write(site / "torch/version.py",
+          "from typing import Optional\n__version__ = '2.7.0+cu128'\ndebug = False\ncuda: Optional[str] = " +
+              (cuda.empty() ? std::string("None") : "'" + cuda + "'") + "\nhip: Optional[str] = None\n");
+    copy(fixtures + "/" + library, site / "torch/lib/libtorch_cuda.so");
+    write(site / "torch/lib/libtorch_cpu.so", "not an ELF file");
+    install(site, "nvidia-cudnn-cu12", "9.7.1.26", {}, {"nvidia/cudnn/lib/libcudnn.so.9"});
+    copy(fixtures + "/wheel_cudnn/libcudnn.so.9", site / "nvidia/cudnn/lib/libcudnn.so.9");
+    return site;
+}
+
+// An older cuDNN as a system install leaves it: libcudnn.so.9 -> libcudnn.so.9.0.0.
+std::string system_cudnn_dir() {
+    fs::path dir = scratch("system-cudnn");
+    copy(fixtures + "/system_cudnn/libcudnn.so.9.0.0", dir / "libcudnn.so.9.0.0");
+    fs::create_symlink("libcudnn.so.9.0.0", dir / "libcudnn.so.9");
+    return dir.string();
+}
+
+struct Run {
+    int exit_code;
+    Json report;
+    std::string err;
+};
+
+Run frameworks_json(const std::vector<std::string>& args, const std::string& ld_library_path = "") {
+    std::vector<std::string> argv = {strata_binary(), "frameworks", "--json"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    auto result = run_process(
+        argv, {ld_library_path.empty() ? "LD_LIBRARY_PATH" : "LD_LIBRARY_PATH=" + ld_library_path});
+    INFO(result.out << result.err);
+    Json report = Json::parse(result.out, nullptr, false);
+    REQUIRE(report.is_object());
+    return {result.exit_code, report, result.err};
+}
+
+const Json& check(const Json& report, const std::string& id) {
+    for (const Json& item : report["checks"])
+        if (item["id"] == id) return item;
+    FAIL("no check " << id << " in " << report["checks"].dump(2));
+    static Json none;
+    return none;
+}
+
+bool contains(const Json& value, const std::string& text) {
+    return value.get<std::string>().find(text) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("framework fixtures carry what their build flags say") {
+    auto file = strata::arch::MappedFile::open(fixtures + "/sm80_sm90.so");
+    REQUIRE(file);
+    auto elf = strata::arch::parse_elf(file->bytes());
+    REQUIRE(elf);
+    auto dynamic = strata::arch::read_dynamic(*elf);
+    REQUIRE(dynamic);
+    CHECK(std::find(dynamic->needed.begin(), dynamic->needed.end(), "libcudnn.so.9") !=
+          dynamic->needed.end());
+    CHECK(dynamic->runpath == std::vector<std::string>{"$ORIGIN/../../nvidia/cudnn/lib"});
+    CHECK(dynamic->rpath.empty());
+    auto rpath_file = strata::arch::MappedFile::open(fixtures + "/sm90_rpath.so");
+    REQUIRE(rpath_file);
+    auto rpath_elf = strata::arch::parse_elf(rpath_file->bytes());
+    REQUIRE(rpath_elf);
+    auto rpath_dynamic = strata::arch::read_dynamic(*rpath_elf);
+    REQUIRE(rpath_dynamic);
+    CHECK(rpath_dynamic->rpath == std::vector<std::string>{"$ORIGIN/../../nvidia/cudnn/lib"});
+    CHECK(rpath_dynamic->runpath.empty());
+}
+
+TEST_CASE("strata frameworks: architecture coverage against the GPU") {
+    SECTION("newest SASS sm_90, no PTX, on an sm_120 GPU: cannot run, the missing architecture named") {
+        fs::path site = torch_site("fw-sm90", "sm80_sm90.so", "12.8");
+        Run run =
+            frameworks_json({"--site-packages", site.string(), "--sm", "12.0", "--driver", "580.65.06"});
+        CHECK(run.exit_code == 1);
+        const Json& arch = check(run.report, "framework.architectures.torch");
+        CHECK(arch["status"] == "fail");
+        CHECK(arch["layer"] == "framework");
+        CHECK(contains(arch["summary"], "PyTorch 2.7.0+cu128 cannot run"));
+        CHECK(contains(arch["summary"], "no image for CC 12.0 (has: sm_80 sm_90)"));
+        CHECK(contains(arch["remedy"], "sm_120"));
+        // The same build is native on the GPUs it was built for.
+        Run h100 =
+            frameworks_json({"--site-packages", site.string(), "--sm", "9.0", "--driver", "580.65.06"});
+        CHECK(check(h100.report, "framework.architectures.torch")["status"] == "pass");
+        CHECK(h100.exit_code == 0);
+    }
+    SECTION("PTX only: runs through the JIT, with the first-launch cost named") {
+        fs::path site = torch_site("fw-ptx", "ptx90.so", "12.8");
+        Run run =
+            frameworks_json({"--site-packages", site.string(), "--sm", "12.0", "--driver", "580.65.06"});
+        const Json& arch = check(run.report, "framework.architectures.torch");
+        CHECK(arch["status"] == "warn");
+        CHECK(contains(arch["summary"], "runs only through PTX JIT"));
+        CHECK(contains(arch["summary"], "compute_90"));
+        CHECK(contains(arch["remedy"], "first launch"));
+        CHECK(run.exit_code == 0);
+        // A driver too old to JIT the PTX's ISA turns the JIT path into "cannot run".
+        Run old =
+            frameworks_json({"--site-packages", site.string(), "--sm", "12.0", "--driver", "525.60.13"});
+        CHECK(check(old.report, "framework.architectures.torch")["status"] == "fail");
+    }
+    SECTION("no GPU and no --sm: the coverage is reported, nothing is judged") {
+        fs::path site = torch_site("fw-nogpu", "sm120.so", "12.8");
+        Run run = frameworks_json({"--site-packages", site.string()});
+        const Json& arch = check(run.report, "framework.architectures.torch");
+        CHECK(arch["status"] == "skip");
+        CHECK(contains(arch["summary"], "SASS sm_120; PTX compute_120"));
+        CHECK(run.report["environment"]["framework.torch.sass"]["value"] == Json::array({"sm_120"}));
+        CHECK(run.report["environment"]["framework.torch.ptx"]["value"] == Json::array({"compute_120"}));
+        CHECK(check(run.report, "framework.cuda_driver.torch")["status"] == "skip");
+        CHECK(run.exit_code == 0);
+    }
+}
+
+TEST_CASE("strata frameworks: the framework's CUDA build against the driver") {
+    SECTION("built for CUDA 13.0, driver for CUDA 12.8: fails at start") {
+        fs::path site = torch_site("fw-cuda13", "sm120.so", "13.0");
+        Run run =
+            frameworks_json({"--site-packages", site.string(), "--sm", "12.0", "--driver", "570.86.10"});
+        const Json& cuda = check(run.report, "framework.cuda_driver.torch");
+        CHECK(cuda["status"] == "fail");
+        CHECK(contains(cuda["summary"], "built for CUDA 13.0 (torch/version.py)"));
+        CHECK(contains(cuda["summary"], "runs CUDA 12.8 at most"));
+        CHECK(contains(cuda["remedy"], "580"));
+        CHECK(run.exit_code == 1);
+    }
+    SECTION("built for CUDA 12.8, an R535 driver (12.2): minor-version compatibility, with its limits") {
+        fs::path site = torch_site("fw-minor", "sm120.so", "12.8");
+        Run run =
+            frameworks_json({"--site-packages", site.string(), "--sm", "12.0", "--driver", "535.104.05"});
+        const Json& cuda = check(run.report, "framework.cuda_driver.torch");
+        CHECK(cuda["status"] == "warn");
+        CHECK(contains(cuda["summary"], "minor-version compatibility"));
+        // ... and its sm_120 PTX cannot be JIT-compiled there, but the SASS runs.
+        CHECK(check(run.report, "framework.architectures.torch")["status"] == "pass");
+    }
+    SECTION("a CPU-only build says so, and warns only where there is a GPU it will not use") {
+        fs::path site = torch_site("fw-cpu", "sm120.so", "");
+        Run run = frameworks_json({"--site-packages", site.string()});
+        CHECK(check(run.report, "framework.cuda_driver.torch")["status"] == "skip");
+        CHECK(contains(check(run.report, "framework.found")["summary"], "a CPU-only build"));
+        Run with_gpu = frameworks_json({"--site-packages", site.string(), "--sm", "9.0"});
+        CHECK(check(with_gpu.report, "framework.cuda_driver.torch")["status"] == "warn");
+    }
+}
+
+TEST_CASE("strata frameworks: which cuDNN the loader gives the framework") {
+    fs::path site = torch_site("fw-libs", "sm80_sm90.so", "12.8");
+    std::string wheel_copy = fs::canonical(site / "nvidia/cudnn/lib/libcudnn.so.9").string();
+    SECTION("the wheel's copy, found through DT_RUNPATH") {
+        Run run = frameworks_json({"--site-packages", site.string(), "--sm", "9.0"});
+        const Json& libraries = check(run.report, "framework.libraries.torch");
+        CHECK(libraries["status"] == "pass");
+        CHECK(contains(libraries["evidence"], "libcudnn.so.9 (linked by libtorch_cuda.so) -> " + wheel_copy));
+        CHECK(contains(libraries["evidence"], "DT_RUNPATH entry 1 of libtorch_cuda.so"));
+        CHECK(contains(libraries["evidence"], "dependency nvidia-cudnn-cu12 ==9.7.1.26: 9.7.1.26 installed"));
+    }
+    SECTION("an older system cuDNN on LD_LIBRARY_PATH shadows the pip wheel's") {
+        std::string system = system_cudnn_dir();
+        Run run = frameworks_json({"--site-packages", site.string(), "--sm", "9.0"}, system);
+        const Json& libraries = check(run.report, "framework.libraries.torch");
+        CHECK(libraries["status"] == "fail");
+        CHECK(contains(libraries["summary"],
+                       "libcudnn.so.9: an older copy shadows the nvidia-cudnn-cu12 wheel's "
+                       "copy (9.7.1.26)"));
+        CHECK(contains(libraries["summary"], system + "/libcudnn.so.9.0.0 (LD_LIBRARY_PATH entry 1, 9.0.0)"));
+        CHECK(contains(libraries["remedy"], "out of LD_LIBRARY_PATH"));
+        CHECK(run.exit_code == 1);
+    }
+    SECTION("DT_RPATH is searched before LD_LIBRARY_PATH: the wheel's copy still wins") {
+        fs::path rpath_site = torch_site("fw-rpath", "sm90_rpath.so", "12.8");
+        Run run =
+            frameworks_json({"--site-packages", rpath_site.string(), "--sm", "9.0"}, system_cudnn_dir());
+        const Json& libraries = check(run.report, "framework.libraries.torch");
+        CHECK(libraries["status"] == "pass");
+        CHECK(contains(libraries["evidence"], "DT_RPATH entry 1 of libtorch_cuda.so"));
+    }
+    SECTION("the pinned wheel missing or older than the pin") {
+        fs::remove_all(site / "nvidia_cudnn_cu12-9.7.1.26.dist-info");
+        fs::remove_all(site / "nvidia");
+        Run missing = frameworks_json({"--site-packages", site.string(), "--sm", "9.0"}, system_cudnn_dir());
+        const Json& libraries = check(missing.report, "framework.libraries.torch");
+        CHECK(libraries["status"] == "fail");
+        CHECK(
+            contains(libraries["evidence"], "requires nvidia-cudnn-cu12 ==9.7.1.26, which is not installed"));
+        CHECK(
+            contains(libraries["evidence"], "the loader picks 9.0.0, older than the 9.7.1.26 PyTorch needs"));
+        install(site, "nvidia-cudnn-cu12", "9.1.0.70", {}, {});
+        Run older = frameworks_json({"--site-packages", site.string(), "--sm", "9.0"});
+        CHECK(contains(check(older.report, "framework.libraries.torch")["evidence"],
+                       "requires nvidia-cudnn-cu12 ==9.7.1.26 but 9.1.0.70 is installed"));
+    }
+}
+
+TEST_CASE("strata frameworks: the other frameworks' build records") {
+    fs::path site = scratch("fw-others") / "site-packages";
+    install(site, "tensorflow", "2.18.0", {}, {"tensorflow/python/platform/build_info.py"});
+    write(site / "tensorflow/python/platform/build_info.py",
+          "import collections\nbuild_info = {'cpu_compiler': '/usr/lib/llvm-18/bin/clang', "
+          "'cuda_compute_capabilities': ['sm_60', 'sm_70', 'sm_80', 'sm_89', 'compute_90'], 'cuda_version': "
+          "'12.5.1', 'cudnn_version': '9', 'is_cuda_build': True, 'is_rocm_build': False}\n");
+    install(site, "onnxruntime-gpu", "1.20.1", {}, {"onnxruntime/capi/build_and_package_info.py"});
+    write(site / "onnxruntime/capi/build_and_package_info.py",
+          "package_name = 'onnxruntime-gpu'\n__version__ = '1.20.1'\ncuda_version = '12.2'\n"
+          "cudnn_version = '9.1'\n");
+    install(site, "cupy-cuda12x", "13.3.0", {}, {"cupy/.data/_wheel.json"});
+    write(site / "cupy/.data/_wheel.json",
+          R"({"cuda": "12.x", "packaging": "pip", "nccl": {"version": "2.16.5"}})");
+    install(site, "jaxlib", "0.4.20+cuda12.cudnn89", {}, {});
+    install(site, "onnxruntime", "1.20.1", {}, {});  // the CPU build beside the GPU one, as pip allows
+    Run run = frameworks_json({"--site-packages", site.string()});
+    const Json& env = run.report["environment"];
+    CHECK(env["framework.tensorflow.cuda_build"]["value"] == "12.5.1");
+    CHECK(env["framework.tensorflow.cudnn_build"]["value"] == "9");
+    CHECK(env["framework.onnxruntime.cuda_build"]["value"] == "12.2");
+    CHECK(env["framework.onnxruntime.cudnn_build"]["value"] == "9.1");
+    CHECK(env["framework.cupy.cuda_build"]["value"] == "12.x");
+    CHECK(env["framework.cupy.nccl_build"]["value"] == "2.16.5");
+    CHECK(env["framework.jax.cuda_build"]["value"] == "12");
+    CHECK(env["framework.jax.cudnn_build"]["value"] == "8.9");
+    CHECK(env["framework.onnxruntime.distributions"]["value"] ==
+          Json::array({"onnxruntime 1.20.1", "onnxruntime-gpu 1.20.1"}));
+    // "12.x" is any CUDA 12: a CUDA 12.0-era driver runs it.
+    Run judged = frameworks_json({"--site-packages", site.string(), "--driver", "525.60.13"});
+    CHECK(check(judged.report, "framework.cuda_driver.cupy")["status"] == "pass");
+    CHECK(check(judged.report, "framework.cuda_driver.tensorflow")["status"] == "warn");
+}
+
+TEST_CASE("strata frameworks: finding Python environments") {
+    fs::path prefix = scratch("fw-venv");
+    fs::path site = torch_site("fw-venv-site", "sm120.so", "12.8");
+    // An interpreter that answers as python -c would: its version, then sys.path.
+    write(prefix / "bin/python3", "#!/bin/sh\necho 3.12.3\necho /nonexistent\necho " + site.string() + "\n");
+    fs::permissions(prefix / "bin/python3", fs::perms::owner_all);
+    SECTION("VIRTUAL_ENV's interpreter is asked for its search path") {
+        auto result = run_process({strata_binary(), "frameworks"}, {"VIRTUAL_ENV=" + prefix.string()});
+        CHECK(result.exit_code == 0);
+        CHECK(result.out.find("VIRTUAL_ENV (Python 3.12.3): " + site.string()) != std::string::npos);
+        CHECK(result.out.find("PyTorch 2.7.0+cu128  [torch]  " + site.string()) != std::string::npos);
+    }
+    SECTION("an interpreter that fails: its prefix's layout is read instead, and the failure shown") {
+        fs::path broken = scratch("fw-broken");
+        write(broken / "bin/python", "#!/bin/sh\necho 'Fatal Python error: init_fs_encoding' >&2\nexit 1\n");
+        fs::permissions(broken / "bin/python", fs::perms::owner_all);
+        fs::create_directories(broken / "lib/python3.12");
+        fs::create_directory_symlink(site, broken / "lib/python3.12/site-packages");
+        auto result =
+            run_process({strata_binary(), "frameworks", "--python", (broken / "bin/python").string()});
+        CHECK(result.exit_code == 0);
+        CHECK(result.out.find("exited with status 1: Fatal Python error: init_fs_encoding") !=
+              std::string::npos);
+        CHECK(result.out.find("PyTorch 2.7.0+cu128") != std::string::npos);
+    }
+    SECTION("the same directories through two environments are read once") {
+        auto result = run_process({strata_binary(), "frameworks", "--json", "--python",
+                                   (prefix / "bin/python3").string(), "--site-packages", site.string()});
+        Json report = Json::parse(result.out);
+        CHECK(report["environment"].contains("framework.torch.version"));
+        CHECK(report["environment"].contains(
+            "framework.torch-2.version"));  // listed twice: both were asked for
+    }
+}
+
+TEST_CASE("strata frameworks: bad input is one line and exit 2; broken files are reported, not fatal") {
+    for (const std::vector<std::string>& args : {std::vector<std::string>{"--python", "/nonexistent/python"},
+                                                 {"--site-packages", "/nonexistent"},
+                                                 {"--sm", "banana"},
+                                                 {"--driver", "latest"},
+                                                 {"--bogus"}}) {
+        std::vector<std::string> argv = {strata_binary(), "frameworks"};
+        argv.insert(argv.end(), args.begin(), args.end());
+        auto result = run_process(argv);
+        INFO(args[0] << ": " << result.err);
+        CHECK(result.exit_code == 2);
+        CHECK(line_count(result.err) == 1);
+    }
+    fs::path site = torch_site("fw-corrupt", "sm120.so", "12.8");
+    write(site / "torch/lib/libtorch_cuda.so", std::string("\x7f"
+                                                           "ELF\x02\x01\x01",
+                                                           7) +
+                                                   std::string(200, '\xff'));
+    write(site / "broken-1.0.dist-info/METADATA", std::string("\0\0\0", 3));
+    Run run = frameworks_json({"--site-packages", site.string(), "--sm", "9.0"});
+    CHECK(contains(check(run.report, "framework.found")["evidence"],
+                   "unreadable: " + (site / "torch/lib/libtorch_cuda.so").string()));
+    CHECK(check(run.report, "framework.architectures.torch")["status"] == "skip");
+}
+
+TEST_CASE("doctor shows the framework layer last, and env records it") {
+    fs::path site = torch_site("fw-doctor", "sm80_sm90.so", "12.8");
+    auto doctor = run_process({strata_binary(), "doctor", "--json", "--no-selftest", "--no-builtin-plugins",
+                               "--site-packages", site.string()});
+    Json report = Json::parse(doctor.out);
+    CHECK(report["layers"].back()["name"] == "framework");
+    CHECK(check(report, "framework.found")["status"] == "pass");
+    // No GPU here: nothing is judged, so the framework layer fails nothing.
+    CHECK(check(report, "framework.architectures.torch")["status"] == "skip");
+    auto env =
+        run_process({strata_binary(), "env", "--no-builtin-plugins", "--site-packages", site.string()});
+    Json record = Json::parse(env.out);
+    CHECK(record["environment"]["framework.torch.cuda_build"]["value"] == "12.8");
+    CHECK(record["environment"]["framework.torch.cuda_build"]["source"] == "torch/version.py");
+    CHECK(record["environment"]["framework.torch.version"]["value"] == "2.7.0+cu128");
+    auto text = run_process({strata_binary(), "doctor", "--no-selftest", "--no-builtin-plugins",
+                             "--site-packages", site.string()});
+    CHECK(text.out.find("\nframework\n") != std::string::npos);
+    CHECK(text.out.find("\nframework\n") > text.out.find("\nkernel\n"));
+}
