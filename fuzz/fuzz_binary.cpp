@@ -6,11 +6,18 @@
 
 #include "strata/arch/binary.h"
 #include "strata/arch/compatibility.h"
+#include "strata/arch/dynamic.h"
 #include "strata/arch/image_info.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     using namespace strata::arch;
-    auto listing = read_binary(std::string_view(reinterpret_cast<const char*>(data), size));
+    std::string_view bytes(reinterpret_cast<const char*>(data), size);
+    // The dynamic section, as the framework layer reads every library it finds.
+    if (auto elf = parse_elf(bytes)) {
+        auto dynamic = read_dynamic(*elf);
+        if (!dynamic && dynamic.error().empty()) __builtin_trap();
+    }
+    auto listing = read_binary(bytes);
     if (!listing) {
         if (listing.error().empty()) __builtin_trap();  // a refusal always says why
         return 0;

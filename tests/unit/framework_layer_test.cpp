@@ -296,6 +296,20 @@ TEST_CASE("strata frameworks: the other frameworks' build records") {
     CHECK(env["framework.jax.cudnn_build"]["value"] == "8.9");
     CHECK(env["framework.onnxruntime.distributions"]["value"] ==
           Json::array({"onnxruntime 1.20.1", "onnxruntime-gpu 1.20.1"}));
+    // jaxlib and a CUDA plugin of another release: JAX refuses the plugin.
+    fs::path jax = scratch("fw-jax-mismatch") / "site-packages";
+    install(jax, "jaxlib", "0.4.35", {}, {});
+    install(jax, "jax-cuda12-plugin", "0.4.30",
+            {"jax-cuda12-pjrt==0.4.30", "nvidia-cuda-runtime-cu12>=12.1.105; extra == \"with-cuda\""}, {});
+    install(jax, "jax-cuda12-pjrt", "0.4.30", {}, {});
+    Run mismatch = frameworks_json({"--site-packages", jax.string()});
+    const Json& parts = check(mismatch.report, "framework.libraries.jax");
+    CHECK(parts["status"] == "fail");
+    CHECK(contains(parts["summary"], "come from different JAX releases"));
+    CHECK(contains(parts["evidence"],
+                   "jaxlib 0.4.35 and jax-cuda12-plugin 0.4.30 come from different JAX releases"));
+    CHECK(contains(parts["evidence"], "dependency jax-cuda12-pjrt ==0.4.30: 0.4.30 installed"));
+    CHECK(mismatch.report["environment"]["framework.jax.cuda_build"]["value"] == "12.1");
     // "12.x" is any CUDA 12: a CUDA 12.0-era driver runs it.
     Run judged = frameworks_json({"--site-packages", site.string(), "--driver", "525.60.13"});
     CHECK(check(judged.report, "framework.cuda_driver.cupy")["status"] == "pass");
@@ -381,4 +395,40 @@ TEST_CASE("doctor shows the framework layer last, and env records it") {
                              "--site-packages", site.string()});
     CHECK(text.out.find("\nframework\n") != std::string::npos);
     CHECK(text.out.find("\nframework\n") > text.out.find("\nkernel\n"));
+}
+
+TEST_CASE("strata explain says which framework cause holds here") {
+    auto cause = [](const Json& explanation, const std::string& check_id) {
+        for (const Json& item : explanation["causes"])
+            if (item["check"] == check_id) return item;
+        FAIL("no cause checked by " << check_id << " in " << explanation.dump(2));
+        return Json();
+    };
+    SECTION("the GPU the message names is the target when none is here") {
+        fs::path site = torch_site("fw-explain-arch", "sm80_sm90.so", "12.8");
+        auto result =
+            run_process({strata_binary(), "explain", "--json", "--site-packages", site.string(),
+                         "NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the "
+                         "current PyTorch installation."},
+                        {"LD_LIBRARY_PATH"});
+        CHECK(result.exit_code == 0);
+        Json explanation = Json::parse(result.out);
+        CHECK(explanation["failure_class"] == "no_kernel_image_for_gpu_arch");
+        const Json arch = cause(explanation, "framework.architectures.");
+        CHECK(arch["state"] == "HOLDS");
+        CHECK(
+            contains(arch["evidence"], "CC 12.0: libtorch_cuda.so: no image for CC 12.0 (has: sm_80 sm_90)"));
+    }
+    SECTION("a cuDNN mismatch: the older copy on LD_LIBRARY_PATH is named") {
+        fs::path site = torch_site("fw-explain-libs", "sm80_sm90.so", "12.8");
+        auto result =
+            run_process({strata_binary(), "explain", "--json", "--site-packages", site.string(),
+                         "RuntimeError: cuDNN version incompatibility: PyTorch was compiled against "
+                         "(9, 7, 1) but found runtime version (9, 0, 0)."},
+                        {"LD_LIBRARY_PATH=" + system_cudnn_dir()});
+        Json explanation = Json::parse(result.out);
+        const Json libraries = cause(explanation, "framework.libraries.");
+        CHECK(libraries["state"] == "HOLDS");
+        CHECK(contains(libraries["evidence"], "an older copy shadows the nvidia-cudnn-cu12 wheel's copy"));
+    }
 }

@@ -2,6 +2,7 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <regex>
 #include <sstream>
 
 #include "cli/commands.h"
@@ -9,6 +10,7 @@
 #include "explain/explain.h"
 #include "model/usage_error.h"
 #include "probes/probes.h"
+#include "strata/arch/tables.h"
 
 namespace strata::cli {
 
@@ -57,6 +59,19 @@ void print_explanation(const Classification& found, const std::vector<CauseVerdi
     for (const std::string& check : found.rule->manual_checks) std::cout << "  $ " << check << "\n";
 }
 
+// "sm_120", "compute capability 12.0", "capability 8.6": each CC an error
+// message names, once.
+std::vector<uint32_t> compute_capabilities_named(const std::string& text) {
+    static const std::regex pattern(R"((?:capability|CC)[ :]+(sm_\d+|\d+\.\d))", std::regex::icase);
+    std::vector<uint32_t> out;
+    std::string capped = text.substr(0, 1 << 16);
+    for (auto it = std::sregex_iterator(capped.begin(), capped.end(), pattern); it != std::sregex_iterator();
+         ++it)
+        if (auto sm = arch::parse_compute_capability((*it)[1].str()))
+            if (std::find(out.begin(), out.end(), *sm) == out.end()) out.push_back(*sm);
+    return out;
+}
+
 // Classifies each record's error_text and compares with its root_layer.
 int evaluate(const std::string& path) {
     std::ifstream in(path);
@@ -93,6 +108,7 @@ int evaluate(const std::string& path) {
 std::function<int()> register_explain(CLI::App& app, const std::string& executable) {
     struct Options {
         std::vector<std::string> words;
+        EnvironmentOptions environments;
         std::string evaluate;
         bool json = false, no_probe = false;
         std::string container = "auto";
@@ -109,6 +125,7 @@ std::function<int()> register_explain(CLI::App& app, const std::string& executab
         ->add_option("--container", options->container,
                      "Whether the error happened in a container: yes, no, or auto (this machine)")
         ->check(CLI::IsMember({"auto", "yes", "no"}));
+    add_environment_options(*command, options->environments);
     command->add_option("--evaluate", options->evaluate,
                         "Classify every record of a failure-reports JSONL file and print the fraction right");
 
@@ -124,7 +141,10 @@ std::function<int()> register_explain(CLI::App& app, const std::string& executab
             throw UsageError("no error text given (pass it as an argument or on standard input)");
         Report machine;
         if (!options->no_probe) {
-            RunOptions run = make_run_options(PluginOptions{}, executable);
+            RunOptions run = make_run_options(PluginOptions{}, options->environments, executable);
+            // With no GPU here, the frameworks are judged for the GPU the
+            // message names ("... with CUDA capability sm_120 is not compatible").
+            run.frameworks.sms_without_gpu = compute_capabilities_named(text);
             machine = run_environment(run, ProbeContext::live());
         }
         bool in_container = options->container == "yes" ||

@@ -147,9 +147,11 @@ std::function<int()> register_frameworks(CLI::App& app) {
                                            "Find PyTorch, JAX, TensorFlow, CuPy and ONNX Runtime installs "
                                            "and judge them for this GPU and driver");
     add_environment_options(*command, options->environments);
-    command->add_option(
-        "--sm", options->sms,
-        "Judge for this compute capability instead of the GPUs here: 90, 9.0 or sm_90 (repeatable)");
+    command
+        ->add_option(
+            "--sm", options->sms,
+            "Judge for this compute capability instead of the GPUs here: 90, 9.0 or sm_90 (repeatable)")
+        ->allow_extra_args(false);
     command->add_option("--driver", options->driver,
                         "Judge against this driver version instead of the installed one, e.g. 570.86.10");
     command->add_flag("--json", options->json, "Print the framework layer as a strata report (JSON)");

@@ -19,11 +19,17 @@ void add_plugin_options(CLI::App& command, PluginOptions& options) {
 }
 
 void add_environment_options(CLI::App& command, EnvironmentOptions& options) {
-    command.add_option("--python", options.pythons,
-                       "Read the frameworks of this Python interpreter's environment (repeatable; default: "
-                       "VIRTUAL_ENV, CONDA_PREFIX and python3 on PATH)");
-    command.add_option("--site-packages", options.site_packages,
-                       "Read the frameworks installed in this directory (repeatable)");
+    // One value per occurrence, so a positional argument after them (the
+    // text `strata explain` is given) is not taken for a second directory.
+    command
+        .add_option("--python", options.pythons,
+                    "Read the frameworks of this Python interpreter's environment (repeatable; default: "
+                    "VIRTUAL_ENV, CONDA_PREFIX and python3 on PATH)")
+        ->allow_extra_args(false);
+    command
+        .add_option("--site-packages", options.site_packages,
+                    "Read the frameworks installed in this directory (repeatable)")
+        ->allow_extra_args(false);
 }
 
 RunOptions make_run_options(const PluginOptions& options, const EnvironmentOptions& environments,

@@ -140,7 +140,9 @@ void check_architectures(const FrameworkInstall& install, const FrameworkTargets
     std::vector<std::string> paths;
     for (const DeviceCodeFile& file : install.device_code) paths.push_back(file.path);
     FileVerdicts verdicts = judge_files(paths, targets.gpus, targets.driver_version);
-    std::string on = targets.gpus_given ? "the --sm target(s)" : "every GPU here";
+    std::string on;
+    for (const GpuInfo& gpu : targets.gpus) on += (on.empty() ? "CC " : ", CC ") + arch::cc_text(gpu.sm);
+    if (!targets.gpus_given) on = "every GPU here (" + on + ")";
     Check check = framework_check(id, verdicts.worst, "");
     check.evidence = coverage + "\n" + verdicts.evidence;
     if (verdicts.worst == Status::pass) {
@@ -254,6 +256,9 @@ void check_libraries(const FrameworkInstall& install, Report& report) {
         }
         lines.push_back(std::string(status_name(status)) + ": " + line);
     };
+    for (const std::string& mismatch : install.mismatches)
+        note(Status::fail, mismatch,
+             "install " + install.name + "'s parts from one release (the same version of each)");
     for (const WheelDependency& dependency : install.dependencies) {
         std::string spec = dependency.name + (dependency.specifier.empty() ? "" : " " + dependency.specifier);
         std::string floor = specifier_floor(dependency.specifier);

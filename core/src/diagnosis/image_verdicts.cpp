@@ -39,8 +39,10 @@ FileVerdicts judge_files(const std::vector<std::string>& files, const std::vecto
         std::string name = std::filesystem::path(path).filename().string();
         for (const GpuInfo& gpu : gpus) {
             auto decision = arch::decide_file(listing->scan.images, {gpu.sm, driver});
-            std::string gpu_text =
-                "GPU " + std::to_string(gpu.index) + " (" + gpu.name + ", CC " + arch::cc_text(gpu.sm) + ")";
+            // A target without a name is a compute capability someone gave, not a GPU here.
+            std::string gpu_text = gpu.name.empty() ? "CC " + arch::cc_text(gpu.sm)
+                                                    : "GPU " + std::to_string(gpu.index) + " (" + gpu.name +
+                                                          ", CC " + arch::cc_text(gpu.sm) + ")";
             out.evidence += (out.evidence.empty() ? "" : "\n") + gpu_text + ": " + name + " -> " +
                             (decision.image ? decision.image->target_name() : std::string("no image")) +
                             " (" + std::string(arch::verdict_name(decision.verdict)) + ")";

@@ -26,6 +26,13 @@ std::vector<ExplainRule> build_rules() {
     const ExplainCause own_images{"strata's own kernels have no image for a GPU here",
                                   "kernel.strata_images"};
     const ExplainCause library_layer{"a library plugin reports a version or load problem", "library."};
+    const ExplainCause framework_arch{"an installed framework has no device code this GPU can run",
+                                      "framework.architectures."};
+    const ExplainCause framework_cuda{"an installed framework is built for a newer CUDA than the driver runs",
+                                      "framework.cuda_driver."};
+    const ExplainCause framework_libraries{
+        "a framework is given another build of a CUDA library than it needs (or misses one)",
+        "framework.libraries."};
     const std::string arch_check =
         "strata arch <the failing library or executable> (lists its SASS/PTX and the GPU's verdict)";
 
@@ -86,8 +93,9 @@ std::vector<ExplainRule> build_rules() {
          {R"(driver (on your system )?(is )?too old)", R"(driver version is insufficient)",
           R"(cudaErrorInsufficientDriver)", R"(found version \d{5})",
           R"(undefined symbol:? \"?cu[A-Z]\w*_v\d)"},
-         {runtime_newer, libcuda, kernel_module},
-         {"nvidia-smi (the 'CUDA Version' it prints is the newest runtime the driver supports)"}},
+         {runtime_newer, framework_cuda, libcuda, kernel_module},
+         {"nvidia-smi (the 'CUDA Version' it prints is the newest runtime the driver supports)",
+          "strata frameworks (each framework's CUDA build against this driver)"}},
         {"ptx_too_new_for_driver",
          Layer::kernel,
          "the PTX was built by a newer toolkit than the driver can JIT-compile (error 222)",
@@ -101,7 +109,7 @@ std::vector<ExplainRule> build_rules() {
          {R"(ptxas.*Unsupported \.version)", R"(trying file=.*LD_LIBRARY_PATH)", R"(\(LD_LIBRARY_PATH\))",
           R"(PyTorch already comes bundled with cuDNN)",
           R"(compiled\s+against .* but found runtime version)"},
-         {duplicates, stub_path},
+         {framework_libraries, duplicates, stub_path},
          {"echo $LD_LIBRARY_PATH", "LD_DEBUG=libs <program> 2>&1 | grep 'trying file'", "which -a ptxas"}},
         {"no_kernel_image_for_gpu_arch",
          Layer::kernel,
@@ -110,14 +118,15 @@ std::vector<ExplainRule> build_rules() {
           R"(no device code compatible)", R"(not built with CUDA kernel binaries compatible)",
           R"(NO_BINARY_FOR_GPU)", R"(\b(error|code)[ =:]*209\b)", R"(Value 'sm_\w+' is not defined)",
           R"(does not support target 'sm_)", R"(named symbol not found)"},
-         {own_images},
-         {arch_check, "nvidia-smi --query-gpu=name,compute_cap --format=csv"}},
+         {framework_arch, own_images},
+         {arch_check, "nvidia-smi --query-gpu=name,compute_cap --format=csv",
+          "strata frameworks --sm <the GPU's CC> (each framework's device code against it)"}},
         {"nccl_or_cudnn_version_mismatch",
          Layer::library,
          "the NCCL or cuDNN that was loaded is older than the one the program was built against",
          {R"(undefined symbol:? \"?nccl\w+)", R"(Outdated cuDNN)", R"(cuDNN version (is )?incompatib)",
           R"(NCCL version mismatch)"},
-         {library_layer, duplicates},
+         {framework_libraries, library_layer, duplicates},
          {"strata doctor (library layer: versions and every copy on the path)"}},
         {"missing_or_mismatched_shared_library",
          Layer::library,
@@ -125,13 +134,13 @@ std::vector<ExplainRule> build_rules() {
          {R"(cannot open shared object file)", R"(not found in the system path)",
           R"(Could not load dynamic library)", R"(failed to load lib\w+\.so)",
           R"(Multiple lib\w+ libraries found)", R"(undefined symbol:? \"?__nv\w+)"},
-         {library_layer, duplicates},
+         {framework_libraries, library_layer, duplicates},
          {"ldconfig -p | grep -E 'cudart|cublas|cudnn|nccl|nvrtc|nvJitLink'", "pip list | grep nvidia-"}},
         {"other",
-         Layer::library,
+         Layer::framework,
          "the framework and its CUDA plugin come from different releases",
          {R"(PJRT (plugin )?API version)", R"(Mismatched PJRT)"},
-         {},
+         {{"jaxlib and its CUDA plugin are from different releases", "framework.libraries."}},
          {"pip list | grep -E 'jax|pjrt'"}},
     };
 }

@@ -58,7 +58,8 @@ struct FrameworkInstall {
     std::vector<DeviceCodeFile> device_code;
     size_t elf_files = 0;
     std::vector<LibraryNeed> libraries;
-    std::vector<std::string> problems;  // files that could not be read, one line each
+    std::vector<std::string> mismatches;  // parts from different releases (jaxlib vs its CUDA plugin)
+    std::vector<std::string> problems;    // files that could not be read, one line each
 };
 
 }  // namespace strata

@@ -88,10 +88,12 @@ void add_framework_facts(const std::vector<PythonEnvironment>& environments,
 
 FrameworkTargets framework_targets(const FrameworkOptions& options, const GpuDiscovery& present) {
     FrameworkTargets targets;
-    if (!options.sms.empty()) {
+    const std::vector<uint32_t>& given =
+        !options.sms.empty() || !present.gpus.empty() ? options.sms : options.sms_without_gpu;
+    if (!given.empty()) {
         targets.gpus_given = true;
-        for (size_t i = 0; i < options.sms.size(); ++i)
-            targets.gpus.push_back({static_cast<unsigned>(i), "--sm target", options.sms[i]});
+        for (size_t i = 0; i < given.size(); ++i)
+            targets.gpus.push_back({static_cast<unsigned>(i), "", given[i]});
     } else {
         targets.gpus = present.gpus;
     }

@@ -19,6 +19,9 @@ struct FrameworkOptions {
     EnvironmentRequest environments;
     std::vector<uint32_t> sms;  // --sm: judge for these instead of the GPUs present
     std::string driver;         // --driver: judge against this instead of the installed one
+    // Judged for where no GPU is present and no --sm given (`strata
+    // explain` takes the GPU an error message names).
+    std::vector<uint32_t> sms_without_gpu;
 };
 
 // The targets: --sm / --driver where given, else what `present` found.

@@ -118,6 +118,16 @@ void read_torch_build(FrameworkInstall& install, const std::vector<const Distrib
 
 void read_jax_build(FrameworkInstall& install, const std::vector<const Distribution*>& dists) {
     static const std::regex plugin(R"(jax-cuda(\d+)-(plugin|pjrt))");
+    // jaxlib loads only a CUDA plugin of its own release.
+    const Distribution* first = find_dist(dists, std::regex("jaxlib"));
+    if (!first) first = dists.front();
+    for (const Distribution* dist : dists)
+        if (compare_versions(dist->metadata.version, first->metadata.version) != 0)
+            install.mismatches.push_back(
+                first->metadata.name + " " + first->metadata.version + " and " + dist->metadata.name + " " +
+                dist->metadata.version +
+                " come from different JAX releases; jaxlib loads only a CUDA plugin of "
+                "its own version");
     const Distribution* gpu = find_dist(dists, std::regex(R"(jax-cuda\d+-plugin)"));
     if (!gpu) gpu = find_dist(dists, plugin);
     if (gpu) {
@@ -429,8 +439,11 @@ std::vector<FrameworkInstall> scan_frameworks(const ProbeContext& context,
             install.version = primary->metadata.version;
             for (const Distribution* dist : dists)
                 for (const Requirement& requirement : dist->metadata.requires_dist) {
-                    if (requirement.name.rfind("nvidia-", 0) != 0 && requirement.name != "cuda-toolkit")
-                        continue;
+                    // NVIDIA's wheels, and the framework's own parts (the PJRT
+                    // plugin a jax-cuda plugin pins).
+                    bool nvidia =
+                        requirement.name.rfind("nvidia-", 0) == 0 || requirement.name == "cuda-toolkit";
+                    if (!nvidia && classify(requirement.name) != kind) continue;
                     bool listed = false;
                     for (const WheelDependency& existing : install.dependencies)
                         listed = listed || existing.name == requirement.name;
