@@ -181,7 +181,8 @@ std::function<int()> register_frameworks(CLI::App& app) {
         Report report;
         add_build_facts(report);
         RunInfo info{"frameworks", utc_timestamp_now(), {}};
-        FrameworkLayer layer = check_framework_layer(context, framework_options, targets, report);
+        FrameworkLayer layer = scan_framework_layer(context, framework_options);
+        judge_framework_layer(layer, targets, report);
         info.duration =
             std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
         if (options->json)

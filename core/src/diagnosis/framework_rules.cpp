@@ -289,8 +289,9 @@ void check_libraries(const FrameworkInstall& install, Report& report) {
                                                                : need.soname;
             note(need.optional ? Status::warn : Status::fail,
                  need.soname + " (" + how + ") is not found anywhere the loader looks" +
-                     (need.linked ? ": " + install.name + " will not import"
-                                  : ": the " + install.name + " features that need it fail at first use"),
+                     (need.linked && !need.optional ? ": " + install.name + " will not import"
+                      : need.linked ? ": " + fs::path(need.needed_by).filename().string() + " cannot load"
+                                    : ": the " + install.name + " features that need it fail at first use"),
                  "install " + provider + " in " + install.environment + " (or the library system-wide)");
             continue;
         }

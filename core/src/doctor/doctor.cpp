@@ -64,6 +64,13 @@ void add_build_facts(Report& report) {
 Report run_doctor(const RunOptions& options, const ProbeContext& context) {
     Report report;
     add_build_facts(report);
+    // Reading the frameworks (asking each Python interpreter for its path,
+    // then their files) needs nothing from the other probes: it runs beside
+    // them. The loader model is built first, so the threads only read it.
+    (void)context.library_search();
+    auto frameworks = std::async(std::launch::async, [&context, &options] {
+        return scan_framework_layer(context, options.frameworks);
+    });
     run_core_probes(context, report);
     auto loaded = probe_plugins(options, "probe", report);
     // Reading strata's own fat binaries is static, like a probe: never gated.
@@ -71,8 +78,8 @@ Report run_doctor(const RunOptions& options, const ProbeContext& context) {
     run_diagnosis_rules(context, report);
     // Static too (files only, nothing imported), and last in layer order, so
     // its findings gate none of the self-tests below.
-    check_framework_layer(context, options.frameworks,
-                          framework_targets(options.frameworks, gpus_from_facts(report)), report);
+    judge_framework_layer(frameworks.get(), framework_targets(options.frameworks, gpus_from_facts(report)),
+                          report);
     if (!options.selftests) return report;
     for (const auto& [candidate, record] : loaded) {
         if (!record.has_selftest) continue;

@@ -102,14 +102,16 @@ FrameworkTargets framework_targets(const FrameworkOptions& options, const GpuDis
     return targets;
 }
 
-FrameworkLayer check_framework_layer(const ProbeContext& context, const FrameworkOptions& options,
-                                     const FrameworkTargets& targets, Report& report) {
+FrameworkLayer scan_framework_layer(const ProbeContext& context, const FrameworkOptions& options) {
     FrameworkLayer layer;
     layer.environments = find_python_environments(context, options.environments);
     layer.installs = scan_frameworks(context, layer.environments);
+    return layer;
+}
+
+void judge_framework_layer(const FrameworkLayer& layer, const FrameworkTargets& targets, Report& report) {
     add_framework_facts(layer.environments, layer.installs, report);
     rule_frameworks(layer.environments, layer.installs, targets, report);
-    return layer;
 }
 
 }  // namespace strata

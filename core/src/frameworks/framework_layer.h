@@ -32,9 +32,13 @@ struct FrameworkLayer {
     std::vector<FrameworkInstall> installs;
 };
 
-// Adds framework.* facts and checks to `report`, and returns what it read.
-// Throws UsageError for a --python or --site-packages that does not exist.
-FrameworkLayer check_framework_layer(const ProbeContext& context, const FrameworkOptions& options,
-                                     const FrameworkTargets& targets, Report& report);
+// Finds the environments and reads their frameworks: files only, so it can
+// run beside the plugin probes (it asks context.library_search(), which the
+// caller initialises first when other threads use the context). Throws
+// UsageError for a --python or --site-packages that does not exist.
+FrameworkLayer scan_framework_layer(const ProbeContext& context, const FrameworkOptions& options);
+
+// Adds the framework.* facts and checks for what was read.
+void judge_framework_layer(const FrameworkLayer& layer, const FrameworkTargets& targets, Report& report);
 
 }  // namespace strata

@@ -30,28 +30,6 @@ std::string read_text(const fs::path& path, size_t limit = 4 << 20) {
     return read_file(path, limit).value_or("");
 }
 
-std::vector<Distribution> read_distributions(const std::string& site_dir) {
-    std::vector<Distribution> out;
-    std::error_code error;
-    std::vector<fs::path> infos;
-    for (const auto& entry :
-         fs::directory_iterator(site_dir, fs::directory_options::skip_permission_denied, error))
-        if (entry.path().extension() == ".dist-info") infos.push_back(entry.path());
-    std::sort(infos.begin(), infos.end());
-    for (const fs::path& info : infos) {
-        auto metadata = parse_package_metadata(read_text(info / "METADATA", 1 << 20));
-        if (!metadata) continue;
-        Distribution dist;
-        dist.name = normalize_package_name(metadata->name);
-        dist.metadata = std::move(*metadata);
-        dist.site_dir = site_dir;
-        for (const std::string& relative : parse_record(read_text(info / "RECORD", 16 << 20)))
-            dist.files.push_back((fs::path(site_dir) / relative).lexically_normal().string());
-        out.push_back(std::move(dist));
-    }
-    return out;
-}
-
 // Which framework a distribution belongs to.
 struct Kind {
     const char* id;
@@ -71,6 +49,34 @@ const Kind* classify(const std::string& name) {
     if (std::regex_match(name, cupy)) return &kCupy;
     if (name == "onnxruntime-gpu" || name == "onnxruntime" || name == "ort-nightly-gpu") return &kOnnxruntime;
     return nullptr;
+}
+
+std::vector<Distribution> read_distributions(const std::string& site_dir) {
+    std::vector<Distribution> out;
+    std::error_code error;
+    std::vector<fs::path> infos;
+    for (const auto& entry :
+         fs::directory_iterator(site_dir, fs::directory_options::skip_permission_denied, error))
+        if (entry.path().extension() == ".dist-info") infos.push_back(entry.path());
+    std::sort(infos.begin(), infos.end());
+    for (const fs::path& info : infos) {
+        auto metadata = parse_package_metadata(read_text(info / "METADATA", 1 << 20));
+        if (!metadata) continue;
+        Distribution dist;
+        dist.name = normalize_package_name(metadata->name);
+        dist.metadata = std::move(*metadata);
+        dist.site_dir = site_dir;
+        // Only a framework's files and NVIDIA's libraries are ever looked at:
+        // an environment's other RECORDs (hundreds, some of a megabyte) are not read.
+        if (!classify(dist.name) && dist.name.rfind("nvidia-", 0) != 0) {
+            out.push_back(std::move(dist));
+            continue;
+        }
+        for (const std::string& relative : parse_record(read_text(info / "RECORD", 16 << 20)))
+            dist.files.push_back((fs::path(site_dir) / relative).lexically_normal().string());
+        out.push_back(std::move(dist));
+    }
+    return out;
 }
 
 // A file the distribution installed, by its path inside site-packages.
@@ -371,6 +377,20 @@ void read_files(const ProbeContext& context, FrameworkInstall& install,
                 needs[soname] = need;
             }
         }
+    // A linked library is essential when a plain (not extra) dependency
+    // ships it or the file that links it carries device code; otherwise it
+    // backs an optional module (CuPy's cuTENSOR), whose absence only
+    // disables that module.
+    std::set<std::string> essential, with_code;
+    for (const WheelDependency& dependency : install.dependencies)
+        if (dependency.extra.empty())
+            for (const std::string& soname : wheel_sonames(
+                     dependency.name, dependency.installed.empty() ? specifier_floor(dependency.specifier)
+                                                                   : dependency.installed))
+                essential.insert(soname);
+    for (const DeviceCodeFile& file : install.device_code) with_code.insert(file.path);
+    for (auto& [soname, need] : needs)
+        if (need.linked) need.optional = !essential.count(soname) && !with_code.count(need.needed_by);
     const LibrarySearch& search = context.library_search();
     for (auto& [soname, need] : needs) {
         const ElfDynamic* by = nullptr;
