@@ -110,7 +110,7 @@ std::string render_frameworks(const FrameworkLayer& layer, const FrameworkTarget
         if (!missing.empty())
             wheels += (wheels.empty() ? "" : "\n") + std::string("not installed: ") + join(missing, ", ");
         if (!extras.empty()) wheels += "\n(some only with the extra " + extras + ")";
-        row(out, "CUDA wheels", wheels);
+        row(out, "dependencies", wheels);
         std::vector<std::string> libraries;
         for (const LibraryNeed& need : install.libraries)
             libraries.push_back(

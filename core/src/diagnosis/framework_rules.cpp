@@ -30,6 +30,11 @@ std::string join(const std::vector<std::string>& items, const std::string& separ
     return out;
 }
 
+// Where a remedy installs: "the environment at /venv/lib/python3.11/site-packages".
+std::string where(const FrameworkInstall& install) {
+    return "the environment at " + install.site_dir;
+}
+
 std::string label(const FrameworkInstall& install) {
     return install.name + " " + install.version;
 }
@@ -264,20 +269,19 @@ void check_libraries(const FrameworkInstall& install, Report& report) {
         std::string floor = specifier_floor(dependency.specifier);
         if (!dependency.installed.empty() && !floor.empty() && version_older(dependency.installed, floor)) {
             note(Status::fail, "requires " + spec + " but " + dependency.installed + " is installed",
-                 "pip install '" + dependency.name + dependency.specifier + "' in " + install.environment);
+                 "pip install '" + dependency.name + dependency.specifier + "' into " + where(install));
         } else if (!dependency.installed.empty() && dependency.specifier.rfind("==", 0) == 0 &&
                    compare_versions(dependency.installed, floor) != 0) {
             note(Status::warn, "pins " + spec + " but " + dependency.installed + " is installed",
-                 "pip install '" + dependency.name + dependency.specifier + "' in " + install.environment);
+                 "pip install '" + dependency.name + dependency.specifier + "' into " + where(install));
         } else if (!dependency.installed.empty()) {
             lines.push_back("dependency " + spec + ": " + dependency.installed + " installed" +
                             (dependency.extra.empty() ? "" : " (extra " + dependency.extra + ")"));
         } else if (dependency.extra.empty()) {
             note(Status::fail, "requires " + spec + ", which is not installed",
-                 "pip install '" + dependency.name + dependency.specifier + "' in " + install.environment);
+                 "pip install '" + dependency.name + dependency.specifier + "' into " + where(install));
         } else {
-            lines.push_back("dependency " + spec + " (extra " + dependency.extra +
-                            "): not installed, the system's copy is used");
+            lines.push_back("dependency " + spec + " (extra " + dependency.extra + "): not installed");
         }
     }
     for (const LibraryNeed& need : install.libraries) {
@@ -292,7 +296,7 @@ void check_libraries(const FrameworkInstall& install, Report& report) {
                      (need.linked && !need.optional ? ": " + install.name + " will not import"
                       : need.linked ? ": " + fs::path(need.needed_by).filename().string() + " cannot load"
                                     : ": the " + install.name + " features that need it fail at first use"),
-                 "install " + provider + " in " + install.environment + " (or the library system-wide)");
+                 "install " + provider + " into " + where(install) + " (or the library system-wide)");
             continue;
         }
         const LibraryLocation& winner = need.candidates.front();
@@ -325,7 +329,7 @@ void check_libraries(const FrameworkInstall& install, Report& report) {
                      install.name + " needs: " + picked,
                  need.missing_wheel.empty() ? fix
                                             : "pip install '" + need.missing_wheel + ">=" + need.expected +
-                                                  "' in " + install.environment + ", or " + fix);
+                                                  "' into " + where(install) + ", or " + fix);
         } else {
             lines.push_back("ok: " + picked);
         }
@@ -373,7 +377,7 @@ void rule_frameworks(const std::vector<PythonEnvironment>& environments,
                 framework_check("framework.cuda_driver." + install.id, status,
                                 label(install) + " is " + install.build_kind + ": it will not use the GPU");
             if (status == Status::warn)
-                check.remedy = "install a CUDA build of " + install.name + " in " + install.environment;
+                check.remedy = "install a CUDA build of " + install.name + " into " + where(install);
             report.add_check(std::move(check));
             continue;
         }
