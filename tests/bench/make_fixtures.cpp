@@ -6,12 +6,17 @@
 //          --benchmark_out=google_benchmark_base.json --benchmark_out_format=json
 // (and the same for new). Not built: the JSON files are the fixtures.
 #include <benchmark/benchmark.h>
+
+#include <cstring>
 #include <numeric>
 #include <vector>
-#include <cstring>
 static void BM_copy(benchmark::State& state) {
     std::vector<char> a(state.range(0)), b(state.range(0));
-    for (auto _ : state) { std::memcpy(b.data(), a.data(), a.size()); benchmark::DoNotOptimize(b.data()); benchmark::ClobberMemory(); }
+    for (auto _ : state) {
+        std::memcpy(b.data(), a.data(), a.size());
+        benchmark::DoNotOptimize(b.data());
+        benchmark::ClobberMemory();
+    }
     state.SetBytesProcessed(state.iterations() * state.range(0));
 }
 BENCHMARK(BM_copy)->Arg(4096)->Arg(65536);
@@ -19,7 +24,10 @@ static void BM_sum(benchmark::State& state) {
     std::vector<int> v(state.range(0), 1);
     for (auto _ : state) {
         long s = 0;
-        for (int rep = 0; rep < SLOWDOWN; ++rep) { s += std::accumulate(v.begin(), v.end(), 0L); benchmark::DoNotOptimize(s); }
+        for (int rep = 0; rep < SLOWDOWN; ++rep) {
+            s += std::accumulate(v.begin(), v.end(), 0L);
+            benchmark::DoNotOptimize(s);
+        }
     }
 }
 BENCHMARK(BM_sum)->Arg(16384);

@@ -8,7 +8,9 @@ namespace strata::protocol {
 
 namespace {
 
-std::string line(const Json& object) { return to_json_text(object); }
+std::string line(const Json& object) {
+    return to_json_text(object);
+}
 
 // Typed field access that throws a readable message on a wrong document.
 const Json& field(const Json& object, const char* name) {
