@@ -1,5 +1,7 @@
 #include "frameworks/python_environments.h"
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <set>
 

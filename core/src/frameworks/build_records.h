@@ -1,0 +1,18 @@
+// What each framework records about its own build, read from its files:
+// torch/version.py, the jax-cudaNN plugin's name and pins (or jaxlib's local
+// version), TensorFlow's build_info.py, CuPy's _wheel.json, ONNX Runtime's
+// build_and_package_info.py. Fills cuda_build/cuda_version/cuda_source,
+// cudnn_version, nccl_version and build_kind; JAX's release mismatches.
+#pragma once
+
+#include <vector>
+
+#include "frameworks/distributions.h"
+#include "frameworks/framework_install.h"
+
+namespace strata {
+
+void read_build_record(const FrameworkKind& kind, FrameworkInstall& install,
+                       const std::vector<const Distribution*>& dists);
+
+}  // namespace strata

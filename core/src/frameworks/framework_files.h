@@ -1,0 +1,20 @@
+// A framework's shared libraries: the device code in each (arch/), and for
+// every CUDA library it links or its dependency wheels ship, the copies the
+// dynamic loader would find, in its order, with their versions.
+#pragma once
+
+#include <vector>
+
+#include "frameworks/distributions.h"
+#include "frameworks/framework_install.h"
+#include "probes/probe_context.h"
+
+namespace strata {
+
+// `dists` are the framework's own distributions, `all` every distribution
+// of its environment (for the nvidia-* wheels). Needs install.dependencies.
+void read_framework_files(const ProbeContext& context, FrameworkInstall& install,
+                          const std::vector<const Distribution*>& dists,
+                          const std::vector<Distribution>& all);
+
+}  // namespace strata
