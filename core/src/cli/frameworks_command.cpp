@@ -10,26 +10,13 @@
 #include "model/usage_error.h"
 #include "probes/kernel_module_version.h"
 #include "probes/probes.h"
+#include "probes/text_util.h"
 #include "report/writers.h"
 #include "strata/arch/tables.h"
 
 namespace strata::cli {
 
 namespace {
-
-std::string join(const std::vector<std::string>& items, const std::string& separator) {
-    std::string out;
-    for (const std::string& item : items) out += (out.empty() ? "" : separator) + item;
-    return out;
-}
-
-std::string fact_list(const Report& report, const std::string& key) {
-    const Fact* fact = report.find_fact(key);
-    if (!fact || !fact->value.is_array()) return {};
-    std::vector<std::string> items;
-    for (const auto& item : fact->value) items.push_back(item.get<std::string>());
-    return join(items, " ");
-}
 
 void row(std::string& out, const std::string& label, const std::string& value) {
     if (value.empty()) return;
@@ -74,7 +61,6 @@ std::string render_frameworks(const FrameworkLayer& layer, const FrameworkTarget
     }
     if (layer.environments.empty()) out += "  none found\n";
     for (const FrameworkInstall& install : layer.installs) {
-        std::string key = "framework." + install.id + ".";
         out += "\n" + install.name + " " + install.version + "  [" + install.id + "]  " + install.site_dir +
                "\n";
         row(out, "packages", join(install.distributions, ", "));
@@ -88,13 +74,13 @@ std::string render_frameworks(const FrameworkLayer& layer, const FrameworkTarget
             libraries_built +=
                 std::string(libraries_built.empty() ? "" : ", ") + "NCCL " + install.nccl_version;
         row(out, "built with", libraries_built);
-        std::string sass = fact_list(report, key + "sass"), ptx = fact_list(report, key + "ptx");
         if (install.cuda_build)
             row(out, "device code",
-                install.device_code.empty()
+                install.device_code_files.empty()
                     ? "none in " + std::to_string(install.elf_files) + " shared libraries"
-                    : "SASS " + (sass.empty() ? "none" : sass) + "; PTX " + (ptx.empty() ? "none" : ptx) +
-                          "  (" + std::to_string(install.device_code.size()) + " of " +
+                    : "SASS " + (install.sass.empty() ? "none" : join(install.sass, " ")) + "; PTX " +
+                          (install.ptx.empty() ? "none" : join(install.ptx, " ")) + "  (" +
+                          std::to_string(install.device_code_files.size()) + " of " +
                           std::to_string(install.elf_files) + " shared libraries)");
         std::vector<std::string> installed, missing;
         std::string extras;

@@ -6,6 +6,7 @@
 #include "diagnosis/image_verdicts.h"
 #include "frameworks/framework_scan.h"
 #include "frameworks/python_metadata.h"
+#include "probes/text_util.h"
 #include "strata/arch/tables.h"
 
 namespace strata {
@@ -24,12 +25,6 @@ Check framework_check(std::string id, Status status, std::string summary) {
     return check;
 }
 
-std::string join(const std::vector<std::string>& items, const std::string& separator) {
-    std::string out;
-    for (const std::string& item : items) out += (out.empty() ? "" : separator) + item;
-    return out;
-}
-
 // Where a remedy installs: "the environment at /venv/lib/python3.11/site-packages".
 std::string where(const FrameworkInstall& install) {
     return "the environment at " + install.site_dir;
@@ -40,25 +35,11 @@ std::string label(const FrameworkInstall& install) {
 }
 
 std::string coverage_text(const FrameworkInstall& install) {
-    std::vector<std::string> sass, ptx;
-    std::string isa;
-    for (const DeviceCodeFile& file : install.device_code) {
-        for (const std::string& target : file.sass)
-            if (std::find(sass.begin(), sass.end(), target) == sass.end()) sass.push_back(target);
-        for (const std::string& target : file.ptx)
-            if (std::find(ptx.begin(), ptx.end(), target) == ptx.end()) ptx.push_back(target);
-        if (compare_versions(file.newest_ptx_isa, isa) > 0) isa = file.newest_ptx_isa;
-    }
-    auto by_sm = [](const std::string& a, const std::string& b) {
-        auto sm = [](const std::string& name) { return arch::parse_compute_capability(name).value_or(0); };
-        return sm(a) != sm(b) ? sm(a) < sm(b) : a < b;
-    };
-    std::sort(sass.begin(), sass.end(), by_sm);
-    std::sort(ptx.begin(), ptx.end(), by_sm);
-    return "SASS " + (sass.empty() ? std::string("none") : join(sass, " ")) + "; PTX " +
-           (ptx.empty() ? std::string("none") : join(ptx, " ") + " (ISA " + isa + ")") + ", in " +
-           std::to_string(install.device_code.size()) + " of " + std::to_string(install.elf_files) +
-           " shared libraries";
+    return "SASS " + (install.sass.empty() ? std::string("none") : join(install.sass, " ")) + "; PTX " +
+           (install.ptx.empty() ? std::string("none")
+                                : join(install.ptx, " ") + " (ISA " + install.newest_ptx_isa + ")") +
+           ", in " + std::to_string(install.device_code_files.size()) + " of " +
+           std::to_string(install.elf_files) + " shared libraries";
 }
 
 void check_found(const std::vector<PythonEnvironment>& environments,
@@ -124,7 +105,7 @@ std::string architecture_remedy(const FrameworkInstall& install, const std::vect
 void check_architectures(const FrameworkInstall& install, const FrameworkTargets& targets, Report& report) {
     std::string id = "framework.architectures." + install.id;
     std::string coverage = coverage_text(install);
-    if (install.device_code.empty()) {
+    if (install.device_code_files.empty()) {
         Check check = framework_check(id, Status::skip,
                                       label(install) + ": no device code in its installed shared libraries");
         check.evidence = std::to_string(install.elf_files) +
@@ -142,9 +123,7 @@ void check_architectures(const FrameworkInstall& install, const FrameworkTargets
         report.add_check(std::move(check));
         return;
     }
-    std::vector<std::string> paths;
-    for (const DeviceCodeFile& file : install.device_code) paths.push_back(file.path);
-    FileVerdicts verdicts = judge_files(paths, targets.gpus, targets.driver_version);
+    FileVerdicts verdicts = judge_files(install.device_code_files, targets.gpus, targets.driver_version);
     std::string on;
     for (const GpuInfo& gpu : targets.gpus) on += (on.empty() ? "CC " : ", CC ") + arch::cc_text(gpu.sm);
     if (!targets.gpus_given) on = "every GPU here (" + on + ")";

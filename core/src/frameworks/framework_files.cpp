@@ -12,6 +12,7 @@
 #include "strata/arch/binary.h"
 #include "strata/arch/dynamic.h"
 #include "strata/arch/mapped_file.h"
+#include "strata/arch/tables.h"
 
 namespace strata {
 
@@ -82,6 +83,7 @@ void read_framework_files(const ProbeContext& context, FrameworkInstall& install
     };
     std::vector<ElfDynamic> elves;
     std::set<std::string> seen;
+    std::pair<unsigned, unsigned> newest_isa{0, 0};
     for (const Distribution* dist : dists)
         for (const std::string& path : dist->files) {
             if (!is_shared_library(path) || !seen.insert(path).second) continue;
@@ -106,23 +108,26 @@ void read_framework_files(const ProbeContext& context, FrameworkInstall& install
                 install.problems.push_back(path + ": " + listing.error());
                 continue;
             }
-            if (listing->scan.images.empty()) continue;
-            DeviceCodeFile code;
-            code.path = path;
-            std::pair<unsigned, unsigned> newest_isa{0, 0};
+            bool has_code = false;
             for (const arch::FatbinImage& image : listing->scan.images) {
-                auto& list = image.kind == arch::ImageKind::ptx ? code.ptx : code.sass;
                 if (image.kind != arch::ImageKind::ptx && image.kind != arch::ImageKind::sass) continue;
+                has_code = true;
+                auto& list = image.kind == arch::ImageKind::ptx ? install.ptx : install.sass;
                 std::string target = image.target_name();
                 if (std::find(list.begin(), list.end(), target) == list.end()) list.push_back(target);
                 if (image.kind == arch::ImageKind::ptx)
                     newest_isa = std::max(newest_isa, {image.version_major, image.version_minor});
             }
-            if (newest_isa.first)
-                code.newest_ptx_isa =
-                    std::to_string(newest_isa.first) + "." + std::to_string(newest_isa.second);
-            if (!code.sass.empty() || !code.ptx.empty()) install.device_code.push_back(std::move(code));
+            if (has_code) install.device_code_files.push_back(path);
         }
+    if (newest_isa.first)
+        install.newest_ptx_isa = std::to_string(newest_isa.first) + "." + std::to_string(newest_isa.second);
+    auto by_sm = [](const std::string& a, const std::string& b) {
+        auto sm = [](const std::string& name) { return arch::parse_compute_capability(name).value_or(0); };
+        return sm(a) != sm(b) ? sm(a) < sm(b) : a < b;
+    };
+    std::sort(install.sass.begin(), install.sass.end(), by_sm);
+    std::sort(install.ptx.begin(), install.ptx.end(), by_sm);
 
     // Which copy of each CUDA library the loader gives the framework: the
     // ones its files link, and the ones its dependency wheels ship (loaded
@@ -191,7 +196,7 @@ void read_framework_files(const ProbeContext& context, FrameworkInstall& install
                      dependency.name, dependency.installed.empty() ? specifier_floor(dependency.specifier)
                                                                    : dependency.installed))
                 essential.insert(soname);
-    for (const DeviceCodeFile& file : install.device_code) with_code.insert(file.path);
+    with_code.insert(install.device_code_files.begin(), install.device_code_files.end());
     for (auto& [soname, need] : needs)
         if (need.linked) need.optional = !essential.count(soname) && !with_code.count(need.needed_by);
     const LibrarySearch& search = context.library_search();

@@ -12,14 +12,6 @@
 
 namespace strata {
 
-// One file of the framework's that carries device code, as arch/ read it.
-struct DeviceCodeFile {
-    std::string path;
-    std::vector<std::string> sass;  // "sm_80", "sm_90a", ...
-    std::vector<std::string> ptx;   // "compute_90"
-    std::string newest_ptx_isa;     // "8.8", "" without PTX
-};
-
 // A dependency on an nvidia-* (or cuda-*) wheel from the framework's metadata.
 struct WheelDependency {
     std::string name;       // "nvidia-cudnn-cu12"
@@ -55,7 +47,9 @@ struct FrameworkInstall {
     std::string cuda_source;   // where it was read: "torch/version.py"
     std::string cudnn_version, nccl_version;
     std::vector<WheelDependency> dependencies;
-    std::vector<DeviceCodeFile> device_code;
+    std::vector<std::string> device_code_files;  // its shared libraries that carry SASS or PTX
+    std::vector<std::string> sass, ptx;          // distinct targets across them, by SM: "sm_80", "compute_90"
+    std::string newest_ptx_isa;                  // "8.8"; "" without PTX
     size_t elf_files = 0;
     std::vector<LibraryNeed> libraries;
     std::vector<std::string> mismatches;  // parts from different releases (jaxlib vs its CUDA plugin)

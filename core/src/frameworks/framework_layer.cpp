@@ -4,7 +4,6 @@
 
 #include "frameworks/framework_scan.h"
 #include "probes/probes.h"
-#include "strata/arch/tables.h"
 
 namespace strata {
 
@@ -52,22 +51,11 @@ void add_framework_facts(const std::vector<PythonEnvironment>& environments,
                                    (dependency.extra.empty() ? "" : " [" + dependency.extra + "]") + ": " +
                                    (dependency.installed.empty() ? "not installed" : dependency.installed));
         fact("dependencies", string_array(dependencies), metadata + " Requires-Dist");
-        std::vector<std::string> sass, ptx, files;
-        for (const DeviceCodeFile& file : install.device_code) {
-            for (const std::string& target : file.sass)
-                if (std::find(sass.begin(), sass.end(), target) == sass.end()) sass.push_back(target);
-            for (const std::string& target : file.ptx)
-                if (std::find(ptx.begin(), ptx.end(), target) == ptx.end()) ptx.push_back(target);
-            files.push_back(fs::path(file.path).lexically_relative(install.site_dir).string());
-        }
-        auto by_sm = [](const std::string& a, const std::string& b) {
-            auto sm = [](const std::string& n) { return arch::parse_compute_capability(n).value_or(0); };
-            return sm(a) != sm(b) ? sm(a) < sm(b) : a < b;
-        };
-        std::sort(sass.begin(), sass.end(), by_sm);
-        std::sort(ptx.begin(), ptx.end(), by_sm);
-        fact("sass", string_array(sass), "arch/ (its shared libraries' fat binaries)");
-        fact("ptx", string_array(ptx), "arch/ (its shared libraries' fat binaries)");
+        std::vector<std::string> files;
+        for (const std::string& path : install.device_code_files)
+            files.push_back(fs::path(path).lexically_relative(install.site_dir).string());
+        fact("sass", string_array(install.sass), "arch/ (its shared libraries' fat binaries)");
+        fact("ptx", string_array(install.ptx), "arch/ (its shared libraries' fat binaries)");
         fact("device_code_files", string_array(files), "arch/");
         std::vector<std::string> libraries;
         for (const LibraryNeed& need : install.libraries) {
