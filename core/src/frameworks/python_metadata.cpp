@@ -149,18 +149,17 @@ std::optional<std::string> python_string_value(std::string_view source, std::str
         rest = trim(rest.substr(1));
         if (separator == ':' && !rest.empty() && rest.front() != '\'' && rest.front() != '"') {
             // `cuda: Optional[str] = '12.4'`: skip the annotation, on this line only.
-            size_t equals = rest.find('=');
-            size_t newline = rest.find('\n');
-            if (equals == std::string_view::npos || (newline != std::string_view::npos && newline < equals))
-                continue;
+            size_t equals = rest.substr(0, rest.find('\n')).find('=');
+            if (equals == std::string_view::npos) continue;
             rest = trim(rest.substr(equals + 1));
         }
         if (rest.empty() || (rest.front() != '\'' && rest.front() != '"')) continue;
-        char quote = rest.front();
-        size_t end = rest.find(quote, 1);
-        size_t newline = rest.find('\n');
-        if (end == std::string_view::npos || (newline != std::string_view::npos && newline < end)) continue;
-        return std::string(rest.substr(1, end - 1));
+        // The literal ends on its own line: search that line only, so a file
+        // with many mentions of the key stays linear.
+        std::string_view line = rest.substr(0, rest.find('\n'));
+        size_t end = line.find(line.front(), 1);
+        if (end == std::string_view::npos) continue;
+        return std::string(line.substr(1, end - 1));
     }
     return std::nullopt;
 }
