@@ -6,6 +6,7 @@
 #include "diagnosis/image_verdicts.h"
 #include "frameworks/framework_scan.h"
 #include "frameworks/python_metadata.h"
+#include "probes/probes.h"
 #include "probes/text_util.h"
 #include "strata/arch/tables.h"
 
@@ -16,13 +17,7 @@ namespace {
 namespace fs = std::filesystem;
 
 Check framework_check(std::string id, Status status, std::string summary) {
-    Check check;
-    check.id = std::move(id);
-    check.layer = Layer::framework;
-    check.status = status;
-    check.summary = std::move(summary);
-    check.origin = "core";
-    return check;
+    return make_check(std::move(id), Layer::framework, status, std::move(summary));
 }
 
 // Where a remedy installs: "the environment at /venv/lib/python3.11/site-packages".

@@ -72,15 +72,15 @@ std::string expected_version(const FrameworkInstall& install, const std::string&
     return {};
 }
 
-}  // namespace
+struct ElfDynamic {
+    std::string path;
+    arch::DynamicInfo dynamic;
+};
 
-void read_framework_files(const ProbeContext& context, FrameworkInstall& install,
-                          const std::vector<const Distribution*>& dists,
-                          const std::vector<Distribution>& all) {
-    struct ElfDynamic {
-        std::string path;
-        arch::DynamicInfo dynamic;
-    };
+// Reads every shared library the framework installed once: its device code
+// (into the install's coverage) and its dynamic section (returned).
+std::vector<ElfDynamic> read_shared_libraries(FrameworkInstall& install,
+                                              const std::vector<const Distribution*>& dists) {
     std::vector<ElfDynamic> elves;
     std::set<std::string> seen;
     std::pair<unsigned, unsigned> newest_isa{0, 0};
@@ -103,13 +103,20 @@ void read_framework_files(const ProbeContext& context, FrameworkInstall& install
                 elves.push_back({path, std::move(*dynamic)});
             else
                 install.problems.push_back(path + ": " + dynamic.error());
-            auto listing = arch::read_binary(file->bytes());
-            if (!listing) {
-                install.problems.push_back(path + ": " + listing.error());
-                continue;
+            // The ELF is parsed once; a cubin misnamed .so still goes through read_binary.
+            arch::FatbinScan scan;
+            if (elf->machine == arch::elf_machine_cuda) {
+                auto listing = arch::read_binary(file->bytes());
+                if (!listing) {
+                    install.problems.push_back(path + ": " + listing.error());
+                    continue;
+                }
+                scan = std::move(listing->scan);
+            } else {
+                scan = arch::scan_elf(*elf);
             }
             bool has_code = false;
-            for (const arch::FatbinImage& image : listing->scan.images) {
+            for (const arch::FatbinImage& image : scan.images) {
                 if (image.kind != arch::ImageKind::ptx && image.kind != arch::ImageKind::sass) continue;
                 has_code = true;
                 auto& list = image.kind == arch::ImageKind::ptx ? install.ptx : install.sass;
@@ -128,10 +135,14 @@ void read_framework_files(const ProbeContext& context, FrameworkInstall& install
     };
     std::sort(install.sass.begin(), install.sass.end(), by_sm);
     std::sort(install.ptx.begin(), install.ptx.end(), by_sm);
+    return elves;
+}
 
-    // Which copy of each CUDA library the loader gives the framework: the
-    // ones its files link, and the ones its dependency wheels ship (loaded
-    // with dlopen by name, as JAX's plugin and cuDNN's sub-libraries are).
+// Which copy of each CUDA library the loader gives the framework: the ones
+// its files link, and the ones its dependency wheels ship (loaded with dlopen
+// by name, as JAX's plugin and cuDNN's sub-libraries are).
+void resolve_libraries(const ProbeContext& context, FrameworkInstall& install,
+                       const std::vector<ElfDynamic>& elves, const std::vector<Distribution>& all) {
     std::map<std::string, WheelFile> shipped = wheel_libraries(all);
     std::map<std::string, std::string> wheel_owner;  // canonical path -> "version"
     for (const auto& [soname, file] : shipped) {
@@ -199,11 +210,12 @@ void read_framework_files(const ProbeContext& context, FrameworkInstall& install
     with_code.insert(install.device_code_files.begin(), install.device_code_files.end());
     for (auto& [soname, need] : needs)
         if (need.linked) need.optional = !essential.count(soname) && !with_code.count(need.needed_by);
+    std::map<std::string, const arch::DynamicInfo*> dynamic_of;
+    for (const ElfDynamic& elf : elves) dynamic_of[elf.path] = &elf.dynamic;
     const LibrarySearch& search = context.library_search();
     for (auto& [soname, need] : needs) {
-        const ElfDynamic* by = nullptr;
-        for (const ElfDynamic& elf : elves)
-            if (elf.path == need.needed_by) by = &elf;
+        auto found = dynamic_of.find(need.needed_by);
+        const arch::DynamicInfo* by = found == dynamic_of.end() ? nullptr : found->second;
         auto it = shipped.find(soname);
         const WheelFile* wheel =
             it != shipped.end() && dependency_wheels.count(it->second.wheel) ? &it->second : nullptr;
@@ -213,12 +225,20 @@ void read_framework_files(const ProbeContext& context, FrameworkInstall& install
         }
         if (need.expected.empty()) need.expected = expected_version(install, soname, wheel);
         static const std::vector<std::string> none;
-        need.candidates = search.find_all_from(soname, need.needed_by, by ? by->dynamic.rpath : none,
-                                               by ? by->dynamic.runpath : none);
+        need.candidates =
+            search.find_all_from(soname, need.needed_by, by ? by->rpath : none, by ? by->runpath : none);
         for (const LibraryLocation& copy : need.candidates)
             need.versions.push_back(copy_version(copy, soname, wheel_owner));
         install.libraries.push_back(std::move(need));
     }
+}
+
+}  // namespace
+
+void read_framework_files(const ProbeContext& context, FrameworkInstall& install,
+                          const std::vector<const Distribution*>& dists,
+                          const std::vector<Distribution>& all) {
+    resolve_libraries(context, install, read_shared_libraries(install, dists), all);
 }
 
 }  // namespace strata

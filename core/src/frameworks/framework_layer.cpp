@@ -11,12 +11,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-Json string_array(const std::vector<std::string>& items) {
-    Json out = Json::array();
-    for (const std::string& item : items) out.push_back(item);
-    return out;
-}
-
 void add_framework_facts(const std::vector<PythonEnvironment>& environments,
                          const std::vector<FrameworkInstall>& installs, Report& report) {
     std::vector<std::string> described;
@@ -28,7 +22,7 @@ void add_framework_facts(const std::vector<PythonEnvironment>& environments,
         for (const std::string& dir : env.directories) text += " " + dir;
         described.push_back(text);
     }
-    add_fact(report, Layer::framework, "framework.environments", string_array(described),
+    add_fact(report, Layer::framework, "framework.environments", Json(described),
              "python -c (sys.path, site.getsitepackages)");
     for (const FrameworkInstall& install : installs) {
         std::string prefix = "framework." + install.id + ".";
@@ -40,7 +34,7 @@ void add_framework_facts(const std::vector<PythonEnvironment>& environments,
         fact("version", install.version, metadata);
         fact("environment", install.environment, "strata");
         fact("location", install.site_dir, "strata");
-        fact("distributions", string_array(install.distributions), metadata);
+        fact("distributions", Json(install.distributions), metadata);
         fact("cuda_build", install.cuda_build ? install.cuda_version : "none: " + install.build_kind,
              install.cuda_build ? install.cuda_source : "its build record");
         if (!install.cudnn_version.empty()) fact("cudnn_build", install.cudnn_version, "build record or pin");
@@ -50,13 +44,13 @@ void add_framework_facts(const std::vector<PythonEnvironment>& environments,
             dependencies.push_back(dependency.name + dependency.specifier +
                                    (dependency.extra.empty() ? "" : " [" + dependency.extra + "]") + ": " +
                                    (dependency.installed.empty() ? "not installed" : dependency.installed));
-        fact("dependencies", string_array(dependencies), metadata + " Requires-Dist");
+        fact("dependencies", Json(dependencies), metadata + " Requires-Dist");
         std::vector<std::string> files;
         for (const std::string& path : install.device_code_files)
             files.push_back(fs::path(path).lexically_relative(install.site_dir).string());
-        fact("sass", string_array(install.sass), "arch/ (its shared libraries' fat binaries)");
-        fact("ptx", string_array(install.ptx), "arch/ (its shared libraries' fat binaries)");
-        fact("device_code_files", string_array(files), "arch/");
+        fact("sass", Json(install.sass), "arch/ (its shared libraries' fat binaries)");
+        fact("ptx", Json(install.ptx), "arch/ (its shared libraries' fat binaries)");
+        fact("device_code_files", Json(files), "arch/");
         std::vector<std::string> libraries;
         for (const LibraryNeed& need : install.libraries) {
             if (need.candidates.empty()) {
@@ -67,8 +61,7 @@ void add_framework_facts(const std::vector<PythonEnvironment>& environments,
             libraries.push_back(need.soname + " -> " + winner.real_path + " (" + winner.via +
                                 (need.versions.front().empty() ? "" : ", " + need.versions.front()) + ")");
         }
-        fact("libraries", string_array(libraries),
-             "ELF DT_NEEDED/RPATH/RUNPATH, LD_LIBRARY_PATH, ld.so.cache");
+        fact("libraries", Json(libraries), "ELF DT_NEEDED/RPATH/RUNPATH, LD_LIBRARY_PATH, ld.so.cache");
     }
 }
 
