@@ -7,9 +7,18 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::string_view text(reinterpret_cast<const char*>(data), size);
     for (bool in_container : {false, true}) {
-        auto found = strata::classify_error(text, in_container);
-        // A classification always says what it matched and what class it chose.
-        if (found.rule && (found.matched.empty() || found.failure_class.empty())) __builtin_trap();
+        strata::Explanation found = strata::explain_text(text, in_container);
+        // An answer always says which line decided it, what it matched, and a
+        // class strata knows; the line exists in the input.
+        if (found.cause) {
+            const auto& cause = *found.cause;
+            if (cause.line == 0 || cause.line > found.lines || cause.failure_class.empty() ||
+                !strata::find_failure_class(cause.failure_class))
+                __builtin_trap();
+        }
+        for (const auto& f : found.findings)
+            if (f.line_text.find('\x1b') != std::string::npos)
+                __builtin_trap();  // escapes never reach a terminal
     }
     return 0;
 }

@@ -1,65 +1,214 @@
-// The explain table in process: every failure report, hostile input, and
-// how causes are judged from a machine's checks.
+// `strata explain` in process: scores on real reports (with a held-out half
+// and reports the rules were never tuned on), every generated status code,
+// Xid events, whole logs, containers, and hostile input.
 #include "explain/explain.h"
 
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "explain/signal.h"
 #include "probes/probes.h"
 
 using namespace strata;
 
-TEST_CASE("every failure report is recognised, and all but one reach their root layer") {
-    std::ifstream in(STRATA_TEST_FAILURE_REPORTS);
-    REQUIRE(in);
-    std::string line;
-    int total = 0, right = 0;
+namespace {
+
+struct Score {
+    int total = 0, right = 0, silent = 0;
     std::vector<std::string> misses;
-    while (std::getline(in, line)) {
+};
+
+// Positions 0, 2, 4 … of the shared reports are the half the rules may be
+// tuned on; 1, 3, 5 … are only ever scored (`every_other` picks one).
+Score score_file(const char* path, int every_other = -1) {
+    std::ifstream in(path);
+    REQUIRE(in);
+    Score score;
+    std::string line;
+    for (int position = 0; std::getline(in, line); ++position) {
+        if (every_other >= 0 && position % 2 != every_other) continue;
         auto record = nlohmann::json::parse(line);
-        Classification found =
-            classify_error(record["error_text"].get<std::string>(), record.value("container", false));
-        INFO(record["id"]);
-        CHECK(found.rule != nullptr);  // no report goes unrecognised
-        ++total;
-        if (found.failure_class == record["root_layer"])
-            ++right;
+        Explanation found =
+            explain_text(record["error_text"].get<std::string>(), record.value("container", false));
+        ++score.total;
+        if (!found.cause) ++score.silent;
+        if (found.cause && found.cause->failure_class == record["root_layer"])
+            ++score.right;
         else
-            misses.push_back(record["id"].get<std::string>() + " -> " + found.failure_class);
+            score.misses.push_back(record["id"].get<std::string>());
     }
-    CHECK(total == 45);
-    // F70 (nccl-tests picking an older system NCCL) reads exactly like the two
-    // "NCCL older than the framework needs" reports; the text cannot tell them apart.
-    CHECK(misses == std::vector<std::string>{"F70 -> nccl_or_cudnn_version_mismatch"});
-    CHECK(right == total - 1);
+    return score;
+}
+
+std::string cause_class(std::string_view text, bool in_container = false) {
+    Explanation found = explain_text(text, in_container);
+    return found.cause ? found.cause->failure_class : "(none)";
+}
+
+}  // namespace
+
+// The figures are floors: a change that loses a report fails here and must
+// say why. They are measured, not tuned: see tests/explain/README.md.
+TEST_CASE("real failure reports reach their class, and none goes without an answer") {
+    Score tune = score_file(STRATA_TEST_FAILURE_REPORTS, 0);
+    Score held_out = score_file(STRATA_TEST_FAILURE_REPORTS, 1);
+    Score unseen = score_file(STRATA_TEST_PUBLIC_REPORTS);
+    INFO("tune misses: " << nlohmann::json(tune.misses).dump());
+    INFO("held-out misses: " << nlohmann::json(held_out.misses).dump());
+    INFO("public misses: " << nlohmann::json(unseen.misses).dump());
+    CHECK(tune.total == 23);
+    CHECK(held_out.total == 22);
+    CHECK(unseen.total >= 40);
+    CHECK(tune.silent + held_out.silent + unseen.silent == 0);
+    CHECK(tune.right >= 22);
+    CHECK(held_out.right >= 19);
+    CHECK(unseen.right >= 43);
+}
+
+TEST_CASE("every status code of the generated tables explains to its own class and layer") {
+    REQUIRE(status_codes().size() > 400);
+    int walked = 0;
+    for (const StatusCode& code : status_codes()) {
+        if (code.failure_class == "success") continue;
+        INFO(code.name);
+        REQUIRE(find_failure_class(code.failure_class) != nullptr);
+        Explanation found = explain_text(std::string("failed with ") + std::string(code.name), false);
+        REQUIRE(found.cause);
+        CHECK(found.codes.size() == 1);
+        CHECK(found.codes.front() == &code);
+        // A specific message elsewhere in the catalog may outrank a generic
+        // code, but never with another class.
+        CHECK(found.cause->failure_class == code.failure_class);
+        ++walked;
+    }
+    CHECK(walked > 380);
+}
+
+TEST_CASE("the texts the libraries print are recognised as their codes") {
+    CHECK(cause_class("RuntimeError: CUDA error: no kernel image is available for execution on the device") ==
+          "no_kernel_image_for_gpu_arch");
+    CHECK(
+        cause_class(
+            "cudaGetDevice() failed. Status: CUDA driver version is insufficient for CUDA runtime version") ==
+        "driver_too_old_for_runtime");
+    CHECK(cause_class("CUDA error: the provided PTX was compiled with an unsupported toolchain.") ==
+          "ptx_too_new_for_driver");
+    // NCCL's own string for ncclUnhandledCudaError, then the CUDA failure it wraps.
+    Explanation nccl = explain_text(
+        "ncclUnhandledCudaError: Call to CUDA function failed.\nLast error:\n"
+        "Cuda failure 'forward compatibility was attempted on non supported HW'",
+        false);
+    REQUIRE(nccl.cause);
+    CHECK(nccl.cause->failure_class == "forward_compat_on_unsupported_gpu");
+    CHECK(nccl.cause->line == 3);
+}
+
+TEST_CASE("bare code numbers are read where the words say they are CUDA errors") {
+    CHECK(explain_text("CUDA error 999", false).cause->id == "cudaErrorUnknown");
+    CHECK(explain_text("failed: error 804", false).cause->failure_class ==
+          "forward_compat_on_unsupported_gpu");
+    CHECK(explain_text("code=222(cudaErrorUnsupportedPtxVersion)", false).cause->failure_class ==
+          "ptx_too_new_for_driver");
+    // Small numbers collide with everything: not without CUDA on the line.
+    CHECK_FALSE(explain_text("HTTP error 2 while fetching", false).cause);
+    CHECK_FALSE(explain_text("version 12.999 error", false).cause);
+}
+
+TEST_CASE("Xid events are read with their GPU, meaning and origin") {
+    auto event = parse_xid(
+        "[ 1843.3] NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, name=python, GPU has fallen off the bus.");
+    REQUIRE(event);
+    CHECK(event->number == 79);
+    CHECK(event->pci == "0000:3b:00");
+    REQUIRE(event->info);
+    CHECK(event->info->points_at == XidOrigin::hardware);
+    CHECK(parse_xid("XID 94 detected")->number == 94);
+    CHECK(parse_xid("healthCheck: XidCriticalError: Xid=48 on Device=GPU-1")->number == 48);
+    CHECK(parse_xid("Xid (PCI:0000:01:00): 13, Graphics Exception")->info->points_at ==
+          XidOrigin::application);
+    CHECK_FALSE(parse_xid("oxidation of the heatsink"));
+    CHECK_FALSE(parse_xid("Xid: none"));
+    // A number strata does not know is still a hardware_or_xid_fault, said so.
+    Explanation unknown = explain_text("NVRM: Xid (PCI:0000:3b:00): 177, something new", false);
+    REQUIRE(unknown.cause);
+    CHECK(unknown.cause->failure_class == "hardware_or_xid_fault");
+    CHECK(unknown.cause->meaning.find("does not describe") != std::string::npos);
+}
+
+TEST_CASE("in a log, the most specific line decides, not the first that matches") {
+    Explanation found = explain_text(
+        "RuntimeError: CUDA error: unknown error\n"
+        "CUDA kernel errors might be asynchronously reported at some other API call\n"
+        "\n"
+        "[  409.7] NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, GPU has fallen off the bus.\n",
+        false);
+    REQUIRE(found.cause);
+    CHECK(found.cause->failure_class == "hardware_or_xid_fault");
+    CHECK(found.cause->line == 4);
+    CHECK(found.xids.size() == 1);
+    // The generic line is still reported, below the cause.
+    CHECK(std::any_of(found.findings.begin(), found.findings.end(),
+                      [](const Finding& f) { return f.id == "cudaErrorUnknown" && f.line == 1; }));
+}
+
+TEST_CASE("the loader's messages are judged by the library they name") {
+    CHECK(
+        cause_class("ImportError: libcuda.so.1: cannot open shared object file: No such file or directory") ==
+        "driver_missing");
+    CHECK(cause_class("ImportError: libcuda.so.1: cannot open shared object file: No such file or directory",
+                      true) == "container_device_not_exposed");
+    CHECK(cause_class(
+              "OSError: libcublasLt.so.12: cannot open shared object file: No such file or directory") ==
+          "missing_or_mismatched_shared_library");
+    CHECK(cause_class("libfoo.so.3: cannot open shared object file") == "other");
+    CHECK(cause_class("ImportError: .../libtorch_cuda.so: undefined symbol: ncclCommWindowRegister") ==
+          "nccl_or_cudnn_version_mismatch");
+    CHECK(cause_class("undefined symbol: cuGetProcAddress_v2") == "driver_too_old_for_runtime");
+    CHECK(cause_class("version `GLIBCXX_3.4.30' not found (required by /opt/conda/lib/libtorch.so)") ==
+          "other");
 }
 
 TEST_CASE("the same words mean a different layer inside a container") {
-    auto host = classify_error("RuntimeError: Found no NVIDIA driver on your system.", false);
-    auto container = classify_error("RuntimeError: Found no NVIDIA driver on your system.", true);
-    CHECK(host.failure_class == "driver_missing");
-    CHECK(container.failure_class == "container_device_not_exposed");
+    CHECK(cause_class("RuntimeError: Found no NVIDIA driver on your system.") == "driver_missing");
+    CHECK(cause_class("RuntimeError: Found no NVIDIA driver on your system.", true) ==
+          "container_device_not_exposed");
+    CHECK(cause_class("Failed to initialize NVML: Unknown Error", true) == "container_device_not_exposed");
+    // A host driver mismatch stays a driver problem wherever it is seen.
+    CHECK(cause_class("Failed to initialize NVML: Driver/library version mismatch", true) ==
+          "driver_missing");
 }
 
-TEST_CASE("specific rules win over general ones, across the lines of a pasted log") {
-    auto found = classify_error(
-        "ImportError: libfoo.so: cannot open shared object file\n"
-        "code=222( cudaErrorUnsupportedPtxVersion ) cudaStreamCreate\n",
-        false);
-    CHECK(found.failure_class == "ptx_too_new_for_driver");
-    CHECK(found.matched == "UnsupportedPtxVersion");
+TEST_CASE("text outside the CUDA stack gets no answer, and the catalog's classes all exist") {
+    CHECK_FALSE(explain_text("hello world", false).cause);
+    CHECK_FALSE(explain_text("", false).cause);
+    CHECK_FALSE(explain_text("CUDA Version: 12.4", false).cause);  // nvidia-smi's header is not a failure
+    for (const Signal& signal : all_signals()) {
+        INFO(signal.id);
+        CHECK(find_failure_class(signal.failure_class) != nullptr);
+        CHECK(signal.anchor == nlohmann::json(std::string(signal.anchor)).get<std::string>());
+        for (char c : signal.anchor) CHECK_FALSE((c >= 'A' && c <= 'Z'));  // anchors are matched lower-case
+    }
 }
 
-TEST_CASE("a huge single-line paste and binary garbage are classified without trouble") {
-    std::string huge(8 << 20, 'x');
-    huge += " no kernel image is available";
-    // Past the per-line cap: not found, but no crash and no stack overflow.
-    CHECK(classify_error(huge, false).rule == nullptr);
-    std::string garbage;
-    for (int i = 0; i < 1 << 16; ++i) garbage += static_cast<char>(i * 7919);
-    CHECK_NOTHROW(classify_error(garbage, false));
-    CHECK(classify_error("", false).rule == nullptr);
+TEST_CASE("long lines, huge input and control characters are handled in bounded time") {
+    // A known message far past column 4096 of one line is still found.
+    std::string long_line(100000, 'x');
+    long_line += " no kernel image is available for execution on the device";
+    CHECK(cause_class(long_line) == "no_kernel_image_for_gpu_arch");
+    // 8 MiB of crafted lines full of anchors.
+    std::string crafted;
+    while (crafted.size() < (8u << 20)) crafted += "cuda nvml nccl ptxas undefined symbol: x error 9 Xid (\n";
+    auto start = std::chrono::steady_clock::now();
+    Explanation found = explain_text(crafted, false);
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    CHECK(found.lines > 100000);
+    CHECK(seconds < 60);  // a hang guard, not a benchmark: bench/explain.sh measures
+    Explanation escaped = explain_text("\x1b]0;pwned\x07 CUDA error: unknown error", false);
+    REQUIRE(escaped.cause);
+    CHECK(escaped.cause->line_text.find('\x1b') == std::string::npos);
+    CHECK(escaped.cause->line_text.find("\\x1b") != std::string::npos);
 }
 
 TEST_CASE("causes hold, are ruled out, or stay unknown by the machine's checks") {
@@ -67,15 +216,14 @@ TEST_CASE("causes hold, are ruled out, or stay unknown by the machine's checks")
     machine.add_check(
         make_check("driver.kernel_module", Layer::driver, Status::fail, "no NVIDIA kernel module loaded"));
     machine.add_check(make_check("driver.libcuda", Layer::driver, Status::pass, "libcuda.so.1 found"));
-    auto found =
-        classify_error("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver", false);
-    REQUIRE(found.rule);
-    auto verdicts = evaluate_causes(*found.rule, machine);
+    const FailureClass* missing = find_failure_class("driver_missing");
+    REQUIRE(missing);
+    auto verdicts = evaluate_causes(*missing, machine);
     REQUIRE(verdicts.size() >= 3);
     CHECK(verdicts[0].cause->check_id == "driver.kernel_module");
     CHECK(verdicts[0].state == CauseState::holds);
     CHECK(verdicts[1].cause->check_id == "driver.libcuda");
     CHECK(verdicts[1].state == CauseState::ruled_out);
     CHECK(verdicts[2].state == CauseState::unknown);
-    CHECK(verdicts[2].evidence.find("no device.nodes check ran") != std::string::npos);
+    CHECK(verdicts[2].evidence.find("check ran on this machine") != std::string::npos);
 }

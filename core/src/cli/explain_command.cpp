@@ -1,13 +1,12 @@
-// strata explain "ERROR TEXT" | strata explain < log | strata explain --evaluate FILE.jsonl
+// strata explain "ERROR TEXT" | strata explain < log | strata explain --evaluate FILE.jsonl...
+#include <cstdio>
 #include <fstream>
 #include <iostream>
-#include <iterator>
-#include <regex>
-#include <sstream>
 
 #include "cli/commands.h"
 #include "cli/run_options.h"
 #include "explain/explain.h"
+#include "explain/text_lines.h"
 #include "model/usage_error.h"
 #include "probes/probes.h"
 #include "strata/arch/tables.h"
@@ -16,8 +15,24 @@ namespace strata::cli {
 
 namespace {
 
-std::string read_all(std::istream& in) {
-    return {std::istreambuf_iterator<char>(in), {}};
+// The JSON document's version: docs/explain.schema.json describes it.
+constexpr const char* kExplainSchemaVersion = "1.0.0";
+// A pasted log larger than this is refused rather than read without end
+// (`strata explain < /dev/zero`); a failure's lines fit many times over.
+constexpr size_t kMaxInput = 8u << 20;
+// An evaluation file holds many reports; still bounded.
+constexpr size_t kMaxEvaluationFile = 64u << 20;
+
+std::string read_bounded(std::istream& in, size_t limit, const std::string& what) {
+    std::string out;
+    char buffer[1 << 16];
+    while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+        out.append(buffer, static_cast<size_t>(in.gcount()));
+        if (out.size() > limit)
+            throw UsageError(what + " is larger than " + std::to_string(limit >> 20) +
+                             " MiB; pass the part of the log around the failure");
+    }
+    return out;
 }
 
 const char* state_word(CauseState state) {
@@ -29,77 +44,200 @@ const char* state_word(CauseState state) {
     return "unknown";
 }
 
-Json explanation_json(const Classification& found, const std::vector<CauseVerdict>& verdicts) {
-    Json out = Json::object();
-    out["failure_class"] = found.failure_class;
-    out["layer"] = std::string(layer_name(found.rule->layer));
-    out["title"] = found.rule->title;
-    out["matched"] = found.matched;
-    Json causes = Json::array();
-    for (const CauseVerdict& verdict : verdicts)
-        causes.push_back({{"cause", verdict.cause->text},
-                          {"check", verdict.cause->check_id},
-                          {"state", state_word(verdict.state)},
-                          {"evidence", verdict.evidence}});
-    out["causes"] = causes;
-    out["manual_checks"] = found.rule->manual_checks;
+Json finding_json(const Finding& f) {
+    Json out = {{"kind", f.kind},
+                {"id", f.id},
+                {"failure_class", f.failure_class},
+                {"layer", std::string(layer_name(f.layer))},
+                {"specificity", f.specificity},
+                {"line", f.line},
+                {"text", f.line_text},
+                {"matched", f.matched},
+                {"meaning", f.meaning},
+                {"source", f.source}};
     return out;
 }
 
-void print_explanation(const Classification& found, const std::vector<CauseVerdict>& verdicts) {
-    std::cout << "layer at fault: " << layer_name(found.rule->layer) << " (" << found.failure_class << ")\n"
-              << "what it means:  " << found.rule->title << "\n"
-              << "recognised by:  \"" << found.matched << "\"\n";
+Json explanation_json(const Explanation& explanation, const FailureClass* failure_class,
+                      const std::vector<CauseVerdict>& verdicts, bool probed) {
+    Json out = {{"schema_version", kExplainSchemaVersion}, {"command", "explain"}};
+    out["recognised"] = explanation.cause.has_value();
+    out["lines"] = explanation.lines;
+    if (explanation.cause) {
+        const Finding& cause = *explanation.cause;
+        out["failure_class"] = cause.failure_class;
+        out["layer"] = std::string(layer_name(cause.layer));
+        out["title"] = failure_class ? std::string(failure_class->title) : std::string();
+        out["decided_by"] = finding_json(cause);
+    } else {
+        out["failure_class"] = nullptr;
+        out["layer"] = nullptr;
+        out["collect"] = Json::array();
+        for (std::string_view item : what_to_collect()) out["collect"].push_back(std::string(item));
+    }
+    Json codes = Json::array();
+    for (const StatusCode* code : explanation.codes)
+        codes.push_back({{"type", std::string(code->type)},
+                         {"name", std::string(code->name)},
+                         {"number", code->number},
+                         {"description", std::string(code->description)},
+                         {"printed", std::string(code->printed)},
+                         {"failure_class", std::string(code->failure_class)},
+                         {"layer", std::string(layer_name(code->layer))},
+                         {"source", std::string(code->source)}});
+    out["status_codes"] = codes;
+    Json xids = Json::array();
+    for (const XidEvent& xid : explanation.xids) {
+        Json entry = {{"number", xid.number}, {"pci", xid.pci}};
+        if (xid.info) {
+            entry["meaning"] = std::string(xid.info->meaning);
+            entry["points_at"] = std::string(xid_origin_name(xid.info->points_at));
+            entry["action"] = std::string(xid.info->action);
+        }
+        xids.push_back(entry);
+    }
+    out["xids"] = xids;
+    Json findings = Json::array();
+    for (const Finding& f : explanation.findings)
+        if (findings.size() < 20) findings.push_back(finding_json(f));
+    out["findings"] = findings;
+    if (failure_class) {
+        Json causes = Json::array();
+        for (const CauseVerdict& verdict : verdicts)
+            causes.push_back({{"cause", std::string(verdict.cause->text)},
+                              {"check", std::string(verdict.cause->check_id)},
+                              {"state", state_word(verdict.state)},
+                              {"evidence", verdict.evidence}});
+        out["causes"] = causes;
+        out["causes_checked"] = probed;
+        Json manual = Json::array();
+        for (std::string_view check : failure_class->manual_checks) manual.push_back(std::string(check));
+        out["manual_checks"] = manual;
+    }
+    return out;
+}
+
+void print_explanation(const Explanation& explanation, const FailureClass* failure_class,
+                       const std::vector<CauseVerdict>& verdicts) {
+    if (!explanation.cause) {
+        std::cout << "strata does not recognise a CUDA-stack failure in this text (" << explanation.lines
+                  << " line(s) read).\nTo find the layer, collect and look at:\n";
+        for (std::string_view item : what_to_collect()) std::cout << "  - " << item << "\n";
+        return;
+    }
+    const Finding& cause = *explanation.cause;
+    std::cout << "layer at fault: " << layer_name(cause.layer) << " (" << cause.failure_class << ")\n";
+    if (failure_class) std::cout << "what it means:  " << failure_class->title << "\n";
+    std::cout << "decided by:     line " << cause.line << ": " << cause.line_text << "\n"
+              << "                " << cause.meaning << "\n"
+              << "                (message from " << cause.source << ")\n";
+    if (!explanation.codes.empty()) std::cout << "\nstatus codes named:\n";
+    for (const StatusCode* code : explanation.codes)
+        std::cout << "  " << code->name << " (" << code->type << " " << code->number << ", "
+                  << code->failure_class << "): "
+                  << printable_excerpt(code->description.empty() ? code->printed : code->description, "")
+                  << "\n";
+    if (!explanation.xids.empty()) std::cout << "\nXid events:\n";
+    for (const XidEvent& xid : explanation.xids)
+        std::cout << "  Xid " << xid.number << (xid.pci.empty() ? "" : " on " + xid.pci) << ": "
+                  << (xid.info ? std::string(xid.info->meaning) + " (points at " +
+                                     std::string(xid_origin_name(xid.info->points_at)) + ")"
+                               : std::string("not in strata's catalog"))
+                  << "\n";
+    // Other classes the log also shows, one line each, so a person sees what lost.
+    std::vector<std::string> shown = {cause.failure_class};
+    bool header = false;
+    for (const Finding& f : explanation.findings) {
+        if (std::find(shown.begin(), shown.end(), f.failure_class) != shown.end() || shown.size() > 3)
+            continue;
+        shown.push_back(f.failure_class);
+        if (!header) std::cout << "\nalso seen (less specific):\n";
+        header = true;
+        std::cout << "  line " << f.line << ": " << f.failure_class << " - " << f.meaning << "\n";
+    }
     if (!verdicts.empty()) std::cout << "\nlikely causes, checked on this machine:\n";
     for (const CauseVerdict& verdict : verdicts)
         std::cout << "  " << state_word(verdict.state)
                   << std::string(9 - std::string(state_word(verdict.state)).size(), ' ')
                   << verdict.cause->text << "\n           " << verdict.evidence << "\n";
-    if (!found.rule->manual_checks.empty()) std::cout << "\nto look further:\n";
-    for (const std::string& check : found.rule->manual_checks) std::cout << "  $ " << check << "\n";
+    if (failure_class && !failure_class->manual_checks.empty()) std::cout << "\nto look further:\n";
+    if (failure_class)
+        for (std::string_view check : failure_class->manual_checks) std::cout << "  $ " << check << "\n";
 }
 
 // "sm_120", "compute capability 12.0", "capability 8.6": each CC an error
-// message names, once.
+// message names, once, so the frameworks are judged for that GPU.
 std::vector<uint32_t> compute_capabilities_named(const std::string& text) {
-    static const std::regex pattern(R"((?:capability|CC)[ :]+(sm_\d+|\d+\.\d))", std::regex::icase);
     std::vector<uint32_t> out;
-    std::string capped = text.substr(0, 1 << 16);
-    for (auto it = std::sregex_iterator(capped.begin(), capped.end(), pattern); it != std::sregex_iterator();
-         ++it)
-        if (auto sm = arch::parse_compute_capability((*it)[1].str()))
-            if (std::find(out.begin(), out.end(), *sm) == out.end()) out.push_back(*sm);
+    std::string lower = lower_ascii(text.substr(0, 1 << 16));
+    for (std::string_view key : {"capability ", "capability: ", "cc "}) {
+        for (size_t at = lower.find(key); at != std::string::npos; at = lower.find(key, at + 1)) {
+            size_t start = at + key.size();
+            size_t end = lower.find_first_not_of("sm_0123456789.", start);
+            std::string word =
+                lower.substr(start, end == std::string::npos ? std::string::npos : end - start);
+            if (auto sm = arch::parse_compute_capability(word))
+                if (std::find(out.begin(), out.end(), *sm) == out.end()) out.push_back(*sm);
+        }
+    }
     return out;
 }
 
+struct Score {
+    size_t total = 0, right = 0, silent = 0;
+};
+
 // Classifies each record's error_text and compares with its root_layer.
-int evaluate(const std::string& path) {
-    std::ifstream in(path);
+Score evaluate_file(const std::string& path, bool quiet) {
+    std::ifstream in(path, std::ios::binary);
     if (!in) throw UsageError("cannot read '" + path + "'");
-    size_t total = 0, right = 0, line_number = 0;
-    std::string line;
-    while (std::getline(in, line)) {
+    std::string content = read_bounded(in, kMaxEvaluationFile, "'" + path + "'");
+    Score score;
+    size_t line_number = 0;
+    for (std::string_view line : text_lines(content)) {
         ++line_number;
-        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+        if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
         Json record = Json::parse(line, nullptr, false);
         if (record.is_discarded() || !record.is_object() || !record.contains("error_text") ||
             !record["error_text"].is_string() || !record.contains("root_layer") ||
             !record["root_layer"].is_string())
             throw UsageError(path + ":" + std::to_string(line_number) +
                              ": not a JSON object with string error_text and root_layer");
-        bool container = record.value("container", false) == true;
-        Classification found = classify_error(record["error_text"].get<std::string>(), container);
+        std::string id = record.contains("id") && record["id"].is_string()
+                             ? record["id"].get<std::string>()
+                             : "line " + std::to_string(line_number);
+        bool container = record.contains("container") && record["container"].is_boolean() &&
+                         record["container"].get<bool>();
+        Explanation found = explain_text(record["error_text"].get<std::string>(), container);
         std::string want = record["root_layer"].get<std::string>();
-        ++total;
-        if (found.failure_class == want) {
-            ++right;
+        ++score.total;
+        if (!found.cause) ++score.silent;
+        if (found.cause && found.cause->failure_class == want) {
+            ++score.right;
             continue;
         }
-        std::cout << "miss " << record.value("id", "line " + std::to_string(line_number)) << ": expected "
-                  << want << ", got " << (found.rule ? found.failure_class : std::string("no match")) << "\n";
+        if (!quiet)
+            std::cout << "miss " << printable_excerpt(id, "") << ": expected " << printable_excerpt(want, "")
+                      << ", got " << (found.cause ? found.cause->failure_class : std::string("no answer"))
+                      << "\n";
     }
-    if (total == 0) throw UsageError(path + " holds no records");
-    std::printf("%zu/%zu classified to their root layer (%.1f%%)\n", right, total, 100.0 * right / total);
+    if (score.total == 0) throw UsageError(path + " holds no records");
+    return score;
+}
+
+int evaluate(const std::vector<std::string>& paths, bool quiet) {
+    Score all;
+    for (const std::string& path : paths) {
+        Score score = evaluate_file(path, quiet);
+        std::printf("%s: %zu/%zu classified to their root layer (%.1f%%), %zu without an answer\n",
+                    path.c_str(), score.right, score.total, 100.0 * score.right / score.total, score.silent);
+        all.total += score.total;
+        all.right += score.right;
+        all.silent += score.silent;
+    }
+    if (paths.size() > 1)
+        std::printf("all: %zu/%zu classified to their root layer (%.1f%%), %zu without an answer\n",
+                    all.right, all.total, 100.0 * all.right / all.total, all.silent);
     return 0;
 }
 
@@ -109,31 +247,37 @@ std::function<int()> register_explain(CLI::App& app, const std::string& executab
     struct Options {
         std::vector<std::string> words;
         EnvironmentOptions environments;
-        std::string evaluate;
-        bool json = false, no_probe = false;
+        std::vector<std::string> evaluate;
+        bool json = false, no_probe = false, quiet = false;
         std::string container = "auto";
     };
     auto options = std::make_shared<Options>();
-    CLI::App* command = app.add_subcommand(
-        "explain",
-        "Explain a CUDA error message: the layer at fault, the likely causes, and which holds here");
+    CLI::App* command = app.add_subcommand("explain",
+                                           "Explain a CUDA error message or a whole log: the layer at fault, "
+                                           "the line that decides it, what it means, "
+                                           "and which likely cause holds on this machine");
     command->add_option("text", options->words,
-                        "The error text (read from standard input when absent or '-')");
-    command->add_flag("--json", options->json, "Print the explanation as JSON");
+                        "The error text (read from standard input, at most 8 MiB, when absent or '-')");
+    command->add_flag("--json", options->json, "Print the explanation as JSON (docs/explain.schema.json)");
     command->add_flag("--no-probe", options->no_probe, "Classify only; do not check this machine");
     command
         ->add_option("--container", options->container,
                      "Whether the error happened in a container: yes, no, or auto (this machine)")
         ->check(CLI::IsMember({"auto", "yes", "no"}));
     add_environment_options(*command, options->environments);
-    command->add_option("--evaluate", options->evaluate,
-                        "Classify every record of a failure-reports JSONL file and print the fraction right");
+    command
+        ->add_option(
+            "--evaluate", options->evaluate,
+            "Classify every record of failure-reports JSONL files (error_text, root_layer, container) and "
+            "print the fraction right per file")
+        ->expected(1, -1);
+    command->add_flag("--quiet", options->quiet, "With --evaluate: print only the scores, not each miss");
 
     return [options, executable]() {
-        if (!options->evaluate.empty()) return evaluate(options->evaluate);
+        if (!options->evaluate.empty()) return evaluate(options->evaluate, options->quiet);
         std::string text;
         if (options->words.empty() || (options->words.size() == 1 && options->words[0] == "-")) {
-            text = read_all(std::cin);
+            text = read_bounded(std::cin, kMaxInput, "standard input");
         } else {
             for (const std::string& word : options->words) text += (text.empty() ? "" : " ") + word;
         }
@@ -150,21 +294,18 @@ std::function<int()> register_explain(CLI::App& app, const std::string& executab
         bool in_container = options->container == "yes" ||
                             (options->container == "auto" && machine.find_fact("container.detected") &&
                              machine.find_fact("container.detected")->value == true);
-        Classification found = classify_error(text, in_container);
-        if (!found.rule) {
-            if (options->json)
-                std::cout << to_json_text(Json{{"failure_class", nullptr}, {"matched", nullptr}}, 2) << '\n';
-            else
-                std::cout << "no rule recognises this text; `strata doctor` checks every layer anyway\n";
-            return 1;
-        }
-        auto verdicts =
-            options->no_probe ? std::vector<CauseVerdict>{} : evaluate_causes(*found.rule, machine);
+        Explanation explanation = explain_text(text, in_container);
+        const FailureClass* failure_class =
+            explanation.cause ? find_failure_class(explanation.cause->failure_class) : nullptr;
+        std::vector<CauseVerdict> verdicts;
+        if (failure_class && !options->no_probe) verdicts = evaluate_causes(*failure_class, machine);
         if (options->json)
-            std::cout << to_json_text(explanation_json(found, verdicts), 2) << '\n';
+            std::cout << to_json_text(
+                             explanation_json(explanation, failure_class, verdicts, !options->no_probe), 2)
+                      << '\n';
         else
-            print_explanation(found, verdicts);
-        return 0;
+            print_explanation(explanation, failure_class, verdicts);
+        return explanation.cause ? 0 : 1;
     };
 }
 

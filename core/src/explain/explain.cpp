@@ -1,75 +1,323 @@
 #include "explain/explain.h"
 
+#include <algorithm>
+#include <cctype>
 #include <regex>
+#include <unordered_map>
+#include <unordered_set>
 
-#include "probes/text_util.h"
+#include "explain/loader_messages.h"
+#include "explain/signal.h"
+#include "explain/text_lines.h"
 
 namespace strata {
 
 namespace {
 
-const std::vector<std::vector<std::regex>>& compiled_patterns() {
-    static const std::vector<std::vector<std::regex>> compiled = [] {
-        std::vector<std::vector<std::regex>> out;
-        for (const ExplainRule& rule : explain_rules()) {
-            auto& patterns = out.emplace_back();
-            for (const std::string& pattern : rule.patterns)
-                patterns.emplace_back(pattern, std::regex::ECMAScript | std::regex::icase);
+// Codes whose words, inside a container, usually mean the GPU was not given
+// to it rather than that the host lacks a driver.
+bool means_not_exposed_in_container(std::string_view name) {
+    static const std::unordered_set<std::string_view> names = {
+        "cudaErrorNoDevice",
+        "CUDA_ERROR_NO_DEVICE",
+        "NVML_ERROR_DRIVER_NOT_LOADED",
+        "NVML_ERROR_LIBRARY_NOT_FOUND",
+        "NVML_ERROR_UNKNOWN",
+    };
+    return names.count(name) > 0;
+}
+
+const std::vector<std::regex>& compiled_signal_patterns() {
+    static const std::vector<std::regex> compiled = [] {
+        std::vector<std::regex> out;
+        for (const Signal& signal : all_signals()) {
+            bool plain = signal.regex.empty() || signal.regex.substr(0, 4) == "any:";
+            out.emplace_back(plain ? std::string("(?:)") : std::string(signal.regex),
+                             std::regex::ECMAScript | std::regex::icase);
         }
         return out;
     }();
     return compiled;
 }
 
-const Check* find_check(const Report& report, const std::string& id) {
-    bool prefix = !id.empty() && id.back() == '.';
-    const Check* worst = nullptr;
-    for (const Check& check : report.checks()) {
-        bool match = prefix ? check.id.rfind(id, 0) == 0 : check.id == id;
-        if (match && (!worst || severity(check.status) > severity(worst->status))) worst = &check;
+// The printed texts of status codes, lower-cased, longest first so that a
+// longer text wins over one it contains.
+struct PrintedText {
+    std::string lower;
+    const StatusCode* code;
+};
+const std::vector<PrintedText>& printed_texts() {
+    static const std::vector<PrintedText> texts = [] {
+        std::vector<PrintedText> out;
+        std::unordered_set<std::string> seen;
+        for (const StatusCode& code : status_codes()) {
+            // cuDNN and NVRTC print code names (a deprecated alias prints its
+            // successor's): those are found as names, not as texts.
+            bool identifier = code.printed.find(' ') == std::string_view::npos;
+            if (code.printed.size() < 8 || identifier || code.failure_class == "success") continue;
+            std::string lower = lower_ascii(code.printed);
+            if (!seen.insert(lower + std::string(code.type)).second) continue;
+            out.push_back({lower, &code});
+        }
+        std::stable_sort(out.begin(), out.end(), [](const PrintedText& a, const PrintedText& b) {
+            return a.lower.size() > b.lower.size();
+        });
+        return out;
+    }();
+    return texts;
+}
+
+bool is_specific(std::string_view failure_class) {
+    return failure_class != "other";
+}
+
+Finding code_finding(const StatusCode& code, std::string_view kind, std::string matched, int specificity) {
+    Finding f;
+    f.kind = "status_code";
+    f.id = std::string(code.name);
+    f.failure_class = std::string(code.failure_class);
+    f.layer = code.layer;
+    f.specificity = specificity;
+    f.matched = std::move(matched);
+    std::string description(code.description.empty() ? code.printed : code.description);
+    f.meaning = std::string(code.name) + " (" + std::string(code.type) + " " + std::to_string(code.number) +
+                "): " + description;
+    f.source = std::string(code.source) + (kind == "printed" ? ", as printed by the library" : "");
+    f.code = &code;
+    return f;
+}
+
+bool is_identifier_char(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+// Status codes named in the line: cudaErrorLaunchFailure, CUDA_ERROR_INVALID_PTX,
+// CUBLAS_STATUS_NOT_INITIALIZED, ncclUnhandledCudaError, ERROR_GPU_IS_LOST (pynvml).
+void find_code_names(std::string_view line, std::vector<Finding>& out) {
+    for (size_t i = 0; i < line.size();) {
+        if (!is_identifier_char(line[i]) || (i > 0 && is_identifier_char(line[i - 1]))) {
+            ++i;
+            continue;
+        }
+        size_t end = i;
+        while (end < line.size() && is_identifier_char(line[end])) ++end;
+        std::string_view word = line.substr(i, end - i);
+        i = end;
+        if (word.size() < 8 || word.size() > 80) continue;
+        const StatusCode* code = find_status_code(word);
+        if (!code && word.rfind("ERROR_", 0) == 0) code = find_status_code("NVML_" + std::string(word));
+        if (!code || code->failure_class == "success") continue;
+        out.push_back(
+            code_finding(*code, "name", std::string(word), is_specific(code->failure_class) ? 80 : 40));
     }
-    return worst;
+}
+
+// The texts the libraries print for their codes ("no kernel image is available
+// for execution on the device"). Short, generic texts ("unknown error") count
+// only on a line that is about CUDA.
+void find_printed_texts(std::string_view lower, std::vector<Finding>& out) {
+    bool about_cuda =
+        lower.find("cuda") != std::string_view::npos || lower.find("nccl") != std::string_view::npos ||
+        lower.find("cublas") != std::string_view::npos || lower.find("cudnn") != std::string_view::npos;
+    bool about_nvml =
+        lower.find("nvml") != std::string_view::npos || lower.find("nvidia-smi") != std::string_view::npos;
+    std::vector<std::pair<size_t, size_t>> taken;
+    for (const PrintedText& text : printed_texts()) {
+        if (text.code->family == StatusFamily::nvml ? !about_nvml : (text.lower.size() < 24 && !about_cuda))
+            continue;
+        size_t at = lower.find(text.lower);
+        if (at == std::string_view::npos) continue;
+        // A shorter text inside a longer one already found is the same words.
+        bool inside = std::any_of(taken.begin(), taken.end(), [&](auto& span) {
+            return at >= span.first && at + text.lower.size() <= span.second;
+        });
+        if (inside) continue;
+        taken.emplace_back(at, at + text.lower.size());
+        int specificity = is_specific(text.code->failure_class) ? 75 : (text.lower.size() >= 24 ? 35 : 25);
+        out.push_back(code_finding(*text.code, "printed", std::string(text.code->printed), specificity));
+    }
+}
+
+// Bare numbers: "CUDA error 999", "Error 804:", "code=222", "Cuda failure 1",
+// "error #30". Small numbers collide with everything, so below 100 the line
+// must be about CUDA.
+void find_code_numbers(std::string_view line, std::string_view lower, std::vector<Finding>& out) {
+    bool about_cuda = lower.find("cuda") != std::string_view::npos;
+    for (std::string_view keyword : {"error", "code", "failure", "status"}) {
+        for (size_t at = lower.find(keyword); at != std::string_view::npos;
+             at = lower.find(keyword, at + 1)) {
+            size_t pos = at + keyword.size();
+            size_t gap = 0;
+            while (pos < lower.size() && gap < 3 &&
+                   std::string_view(" =:#(").find(lower[pos]) != std::string_view::npos)
+                ++pos, ++gap;
+            size_t digits = pos;
+            while (digits < lower.size() && digits - pos < 4 &&
+                   std::isdigit(static_cast<unsigned char>(lower[digits])))
+                ++digits;
+            if (digits == pos) continue;
+            if (digits < lower.size() && (std::isdigit(static_cast<unsigned char>(lower[digits])) ||
+                                          lower[digits] == '.' || lower[digits] == 'x'))
+                continue;
+            int64_t number = std::stoll(std::string(lower.substr(pos, digits - pos)));
+            if (number == 0 || (number < 100 && !about_cuda)) continue;
+            const StatusCode* code = find_cuda_runtime_code(number);
+            if (!code) continue;
+            out.push_back(code_finding(*code, "number", std::string(line.substr(at, digits - at)),
+                                       is_specific(code->failure_class) ? 65 : 30));
+        }
+    }
+}
+
+// Whether `lower` contains one of the '|'-separated words.
+bool contains_any_word(std::string_view lower, std::string_view words) {
+    while (!words.empty()) {
+        size_t bar = words.find('|');
+        if (lower.find(words.substr(0, bar)) != std::string_view::npos) return true;
+        if (bar == std::string_view::npos) break;
+        words.remove_prefix(bar + 1);
+    }
+    return false;
+}
+
+void find_signals(std::string_view line, std::string_view lower, std::vector<Finding>& out) {
+    const auto& signals = all_signals();
+    const auto& patterns = compiled_signal_patterns();
+    for (size_t i = 0; i < signals.size(); ++i) {
+        const Signal& signal = signals[i];
+        size_t at = lower.find(signal.anchor);
+        if (at == std::string_view::npos) continue;
+        std::string matched(line.substr(at, signal.anchor.size()));
+        if (signal.regex.substr(0, 4) == "any:") {
+            if (!contains_any_word(lower, signal.regex.substr(4))) continue;
+        } else if (!signal.regex.empty()) {
+            // The regex sees a bounded window around the anchor, never the
+            // whole line: a megabyte line costs no more than a short one.
+            size_t from = at > 512 ? at - 512 : 0;
+            std::string window(
+                line.substr(from, std::min<size_t>(line.size() - from, 512 + signal.anchor.size() + 512)));
+            std::smatch match;
+            if (!std::regex_search(window, match, patterns[i])) continue;
+            matched = match.str();
+        }
+        Finding f;
+        f.kind = "message";
+        f.id = std::string(signal.id);
+        f.failure_class = std::string(signal.failure_class);
+        f.layer = signal.layer;
+        f.specificity = signal.specificity;
+        f.matched = matched;
+        f.meaning = std::string(signal.meaning);
+        f.source = std::string(signal.source);
+        f.failure_class_in_container = std::string(signal.failure_class_in_container);
+        out.push_back(std::move(f));
+    }
+}
+
+void find_xid(std::string_view line, std::vector<Finding>& out, std::vector<XidEvent>& xids) {
+    auto event = parse_xid(line);
+    if (!event) return;
+    xids.push_back(*event);
+    Finding f;
+    f.kind = "xid";
+    f.id = "xid." + std::to_string(event->number);
+    f.failure_class = "hardware_or_xid_fault";
+    f.layer = Layer::device;
+    f.matched = "Xid " + std::to_string(event->number);
+    if (event->info) {
+        f.specificity = event->info->points_at == XidOrigin::application ? 88 : 96;
+        f.meaning = "Xid " + std::to_string(event->number) + ": " + std::string(event->info->meaning) +
+                    " (points at " + std::string(xid_origin_name(event->info->points_at)) + "). " +
+                    std::string(event->info->action);
+    } else {
+        f.specificity = 85;
+        f.meaning = "Xid " + std::to_string(event->number) +
+                    ": a driver-reported GPU event strata's catalog does not describe; look it up in "
+                    "NVIDIA's Xid list";
+    }
+    f.source = "NVIDIA driver kernel log (NVRM: Xid); meanings from NVIDIA's Xid Errors document";
+    f.xid = event;
+    out.push_back(std::move(f));
+}
+
+// Applies the container variant of a finding's class.
+void apply_container(Finding& f, bool in_container) {
+    bool driver_words = (f.code && means_not_exposed_in_container(f.code->name)) ||
+                        (f.kind == "loader" && f.failure_class == "driver_missing");
+    if (f.failure_class_in_container.empty() && driver_words)
+        f.failure_class_in_container = "container_device_not_exposed";
+    if (!in_container || f.failure_class_in_container.empty()) return;
+    f.failure_class = f.failure_class_in_container;
+    f.layer = Layer::container;
+    f.meaning += " (inside a container: usually the GPU was not handed to it)";
 }
 
 }  // namespace
 
-Classification classify_error(std::string_view text, bool in_container) {
-    // Line by line, each capped: std::regex recurses per character, so a
-    // pasted multi-megabyte log must never reach it as one subject.
-    constexpr size_t kMaxLine = 4096;
-    std::vector<std::string> lines;
-    for (std::string_view line : split_lines(text)) lines.emplace_back(line.substr(0, kMaxLine));
-    const auto& rules = explain_rules();
-    const auto& patterns = compiled_patterns();
-    for (size_t i = 0; i < rules.size(); ++i) {
-        for (const std::regex& pattern : patterns[i]) {
-            for (const std::string& line : lines) {
-                std::smatch match;
-                if (!std::regex_search(line, match, pattern)) continue;
-                const ExplainRule& rule = rules[i];
-                bool swap = in_container && !rule.failure_class_in_container.empty();
-                return {&rule, swap ? rule.failure_class_in_container : rule.failure_class, match.str()};
-            }
+Explanation explain_text(std::string_view text, bool in_container) {
+    Explanation out;
+    std::unordered_map<std::string, size_t> first_of_id;
+    size_t line_number = 0;
+    for (std::string_view line : text_lines(text)) {
+        ++line_number;
+        if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
+        std::string lower = lower_ascii(line);
+        std::vector<Finding> found;
+        find_signals(line, lower, found);
+        find_code_names(line, found);
+        find_printed_texts(lower, found);
+        find_code_numbers(line, lower, found);
+        find_xid(line, found, out.xids);
+        find_loader_messages(line, lower, found);
+        for (Finding& f : found) {
+            apply_container(f, in_container);
+            // One finding per id, its first most specific occurrence: a log
+            // that repeats a line a million times is one fact, and memory
+            // stays bounded by the catalogs, not by the input.
+            auto [it, fresh] = first_of_id.try_emplace(f.id, out.findings.size());
+            if (!fresh && out.findings[it->second].specificity >= f.specificity) continue;
+            f.line = line_number;
+            f.line_text = printable_excerpt(line, f.matched);
+            if (fresh)
+                out.findings.push_back(std::move(f));
+            else
+                out.findings[it->second] = std::move(f);
         }
     }
-    return {};
+    out.lines = line_number;
+    std::stable_sort(out.findings.begin(), out.findings.end(), [](const Finding& a, const Finding& b) {
+        if (a.specificity != b.specificity) return a.specificity > b.specificity;
+        return a.line < b.line;
+    });
+    for (const Finding& f : out.findings)
+        if (f.code && std::find(out.codes.begin(), out.codes.end(), f.code) == out.codes.end())
+            out.codes.push_back(f.code);
+    if (!out.findings.empty()) out.cause = out.findings.front();
+    return out;
 }
 
-std::vector<CauseVerdict> evaluate_causes(const ExplainRule& rule, const Report& machine) {
+std::vector<CauseVerdict> evaluate_causes(const FailureClass& failure_class, const Report& machine) {
     std::vector<CauseVerdict> out;
-    for (const ExplainCause& cause : rule.causes) {
-        const Check* check = find_check(machine, cause.check_id);
-        if (!check) {
-            out.push_back(
-                {&cause, CauseState::unknown, "no " + cause.check_id + " check ran on this machine"});
+    for (const ExplainCause& cause : failure_class.causes) {
+        bool prefix = !cause.check_id.empty() && cause.check_id.back() == '.';
+        const Check* worst = nullptr;
+        for (const Check& check : machine.checks()) {
+            bool match = prefix
+                             ? std::string_view(check.id).substr(0, cause.check_id.size()) == cause.check_id
+                             : check.id == cause.check_id;
+            if (match && (!worst || severity(check.status) > severity(worst->status))) worst = &check;
+        }
+        if (!worst) {
+            out.push_back({&cause, CauseState::unknown,
+                           "no " + std::string(cause.check_id) + " check ran on this machine"});
             continue;
         }
         bool holds =
-            std::find(cause.holds_on.begin(), cause.holds_on.end(), check->status) != cause.holds_on.end();
+            std::find(cause.holds_on.begin(), cause.holds_on.end(), worst->status) != cause.holds_on.end();
         CauseState state = holds                           ? CauseState::holds
-                           : check->status == Status::pass ? CauseState::ruled_out
+                           : worst->status == Status::pass ? CauseState::ruled_out
                                                            : CauseState::unknown;
-        out.push_back({&cause, state, check->id + ": " + check->summary});
+        out.push_back({&cause, state, worst->id + ": " + worst->summary});
     }
     return out;
 }

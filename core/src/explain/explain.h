@@ -1,6 +1,11 @@
-// `strata explain`: from a pasted error message to the layer at fault, the
-// likely causes and the checks that tell them apart; then those checks are
-// read from a probe run of this machine to say which cause holds here.
+// `strata explain`: from a pasted error message or a whole log to the layer at
+// fault, the failure class, the line that decided it and its meaning; then the
+// causes of that class are read from a probe run of this machine.
+//
+// Knowledge lives in data: the status codes of every CUDA library
+// (status_codes.h, generated from the toolkit's headers), the Xid catalog
+// (xid_catalog.h), message catalogs of the code that prints them (signal.h and
+// catalog_*.cpp), and the glibc loader's messages (loader_messages.cpp).
 #pragma once
 
 #include <optional>
@@ -8,45 +13,43 @@
 #include <string_view>
 #include <vector>
 
+#include "explain/failure_classes.h"
+#include "explain/status_codes.h"
+#include "explain/xid_catalog.h"
 #include "model/layer.h"
 #include "model/report.h"
 
 namespace strata {
 
-// One likely cause and the check that confirms it: the cause holds when the
-// check (by id, or the first check whose id starts with it) has one of
-// `holds_on`; it is ruled out when the check passed.
-struct ExplainCause {
-    std::string text;
-    std::string check_id;
-    std::vector<Status> holds_on = {Status::fail, Status::warn};
+// One thing recognised on one line of the input.
+struct Finding {
+    std::string kind;  // "message", "status_code", "xid", "loader"
+    std::string id;    // the signal's id, the code's name, "xid.79", "loader.cannot_open"
+    std::string failure_class;
+    Layer layer = Layer::driver;
+    int specificity = 0;
+    size_t line = 0;        // 1-based
+    std::string line_text;  // the line, control characters escaped, capped
+    std::string matched;    // the words that gave it away
+    std::string meaning;
+    std::string source;  // who prints this message
+    // The class the same words mean inside a container, where it differs.
+    std::string failure_class_in_container;
+    const StatusCode* code = nullptr;
+    std::optional<XidEvent> xid;
 };
 
-// One row of the table: a failure class (the vocabulary of
-// shared/scenarios/failure-reports.jsonl), the layer it belongs to, the
-// patterns that recognise it, the causes and the commands to run by hand.
-struct ExplainRule {
-    std::string failure_class;  // "driver_too_old_for_runtime"
-    Layer layer;
-    std::string title;
-    std::vector<std::string> patterns;  // ECMAScript regexes, case-insensitive
-    std::vector<ExplainCause> causes;
-    std::vector<std::string> manual_checks;
-    // Inside a container the same words usually mean the GPU was not given
-    // to it ("Found no NVIDIA driver"): this class is used instead.
-    std::string failure_class_in_container = {};
+struct Explanation {
+    std::optional<Finding> cause;          // the most specific finding; empty when nothing was recognised
+    std::vector<Finding> findings;         // every finding, most specific first
+    std::vector<const StatusCode*> codes;  // each status code the text names, once
+    std::vector<XidEvent> xids;            // each Xid event, in order
+    size_t lines = 0;
 };
 
-const std::vector<ExplainRule>& explain_rules();
-
-struct Classification {
-    const ExplainRule* rule = nullptr;
-    std::string failure_class;  // rule's class, or its container variant
-    std::string matched;        // the text the pattern matched
-};
-
-// First rule (in table order: specific before general) whose pattern matches.
-Classification classify_error(std::string_view text, bool in_container);
+// Pure: no I/O. Any text, of any size and encoding, is read line by line; the
+// per-line work is bounded (regexes run on a window around a literal anchor).
+Explanation explain_text(std::string_view text, bool in_container);
 
 enum class CauseState { holds, ruled_out, unknown };
 struct CauseVerdict {
@@ -54,6 +57,6 @@ struct CauseVerdict {
     CauseState state;
     std::string evidence;  // the check's summary, or why it is unknown
 };
-std::vector<CauseVerdict> evaluate_causes(const ExplainRule& rule, const Report& machine);
+std::vector<CauseVerdict> evaluate_causes(const FailureClass& failure_class, const Report& machine);
 
 }  // namespace strata

@@ -1,0 +1,68 @@
+// Messages of the container layer. Sources: Docker's daemon
+// (daemon/devices.go: "could not select device driver"), the NVIDIA Container
+// Toolkit (nvidia-container-cli, nvidia-container-runtime-hook, CDI specs),
+// NVIDIA's k8s-device-plugin (cmd/nvidia-device-plugin, internal/rm) and the
+// Kubernetes scheduler.
+#include "explain/signal.h"
+
+namespace strata {
+
+const std::vector<Signal>& container_signals() {
+    static const std::vector<Signal> signals = {
+        {"docker.no_gpu_driver", "could not select device driver", "", "container_device_not_exposed",
+         Layer::container, 96,
+         "Docker has no device driver for --gpus: the NVIDIA Container Toolkit is not installed or not "
+         "configured "
+         "(nvidia-ctk runtime configure --runtime=docker, then restart dockerd)",
+         "Docker daemon (daemon/devices.go)"},
+        {"docker.unknown_runtime", "unknown or invalid runtime name: nvidia", "",
+         "container_device_not_exposed", Layer::container, 95,
+         "the nvidia runtime is not registered with the container engine", "Docker daemon"},
+        {"cdi.unresolvable", "unresolvable cdi devices", "", "container_device_not_exposed", Layer::container,
+         95, "no CDI specification describes the requested GPUs: generate one (nvidia-ctk cdi generate)",
+         "container engine (CDI)"},
+        {"nvidia_container_cli.requirement", "requirement error: unsatisfied condition: cuda", "",
+         "driver_too_old_for_runtime", Layer::driver, 96,
+         "the image requires a newer CUDA than the host driver supports: update the host driver or use an "
+         "older "
+         "image",
+         "nvidia-container-cli (NVIDIA_REQUIRE_CUDA)"},
+        {"nvidia_container_cli.driver_not_loaded", "nvml error: driver not loaded", "", "driver_missing",
+         Layer::driver, 90, "the host has no loaded NVIDIA driver for the container runtime to hand over",
+         "nvidia-container-cli"},
+        {"nvidia_container_cli.init", "nvidia-container-cli",
+         "nvidia-container-cli:? (initialization|mount|detection|ldcache) error",
+         "container_device_not_exposed", Layer::container, 85,
+         "the container runtime hook could not give the GPU to the container (no driver on the host it runs "
+         "on, "
+         "or a broken toolkit install)",
+         "nvidia-container-cli"},
+        {"nvidia_container.hook", "nvidia-container-runtime-hook", "", "container_device_not_exposed",
+         Layer::container, 60, "the NVIDIA runtime hook failed while starting the container",
+         "nvidia-container-runtime-hook"},
+        {"k8s.nvml_not_loaded", "could not load nvml library", "", "container_device_not_exposed",
+         Layer::container, 90,
+         "the device plugin pod got no driver libraries: the nvidia runtime is not the node's default "
+         "runtime (or "
+         "no RuntimeClass is set), or the driver root is wrong",
+         "NVIDIA k8s-device-plugin (internal/rm)"},
+        {"k8s.incompatible_strategy", "incompatible strategy detected", "", "container_device_not_exposed",
+         Layer::container, 90,
+         "the device plugin found neither NVML nor Tegra: the pod does not see the driver (set the nvidia "
+         "runtime "
+         "or RuntimeClass for it)",
+         "NVIDIA k8s-device-plugin"},
+        {"k8s.no_devices", "no devices found. waiting indefinitely", "", "container_device_not_exposed",
+         Layer::container, 85, "the device plugin sees no GPU on the node", "NVIDIA k8s-device-plugin"},
+        {"k8s.insufficient_gpu", "insufficient nvidia.com/gpu", "", "container_device_not_exposed",
+         Layer::container, 80,
+         "no node advertises a free nvidia.com/gpu: the device plugin is not running or every GPU is taken",
+         "Kubernetes scheduler"},
+        {"docker.nvidia_runtime_words", "error response from daemon",
+         "error response from daemon.{0,200}(nvidia|gpu)", "container_device_not_exposed", Layer::container,
+         55, "the container engine refused the GPU request", "Docker daemon"},
+    };
+    return signals;
+}
+
+}  // namespace strata

@@ -1,0 +1,113 @@
+// Messages of the driver layer: nvidia-smi and NVML, the kernel module
+// (NVRM lines in dmesg), modprobe and Secure Boot, cuda-compat, UVM and the
+// NVSwitch fabric manager; and the driver-version words of the runtimes that
+// call it. Sources: nvidia-smi's and NVRM's own output (NVIDIA driver
+// README, "Common Problems"), glibc's modprobe/kmod messages, the CUDA
+// Compatibility guide, PyTorch c10/cuda/CUDAFunctions.cpp.
+#include "explain/signal.h"
+
+namespace strata {
+
+const std::vector<Signal>& driver_signals() {
+    static const std::vector<Signal> signals = {
+        {"nvidia_smi.no_driver", "couldn't communicate with the nvidia driver", "", "driver_missing",
+         Layer::driver, 95,
+         "nvidia-smi cannot reach the kernel module: it is not loaded (not installed, refused by Secure "
+         "Boot, or "
+         "built for another kernel)",
+         "nvidia-smi", "container_device_not_exposed"},
+        {"nvml.version_mismatch", "driver/library version mismatch", "", "driver_missing", Layer::driver, 96,
+         "the user-mode driver libraries were upgraded while the old kernel module stays loaded: reboot (or "
+         "reload "
+         "the module) so the two match",
+         "NVML (nvidia-smi: Failed to initialize NVML)"},
+        {"nvrm.api_mismatch", "api mismatch", "nvrm.*api mismatch|api mismatch.*client has the version",
+         "driver_missing", Layer::driver, 95,
+         "the kernel module and the user-mode driver are different versions", "NVRM kernel log"},
+        {"tensorflow.kernel_dso_mismatch", "does not match dso version", "", "driver_missing", Layer::driver,
+         95, "the loaded kernel module and libcuda differ in version",
+         "TensorFlow stream_executor (cuda_diagnostics)"},
+        {"nvidia_smi.no_devices", "no devices were found", "", "driver_missing", Layer::driver, 80,
+         "the driver is loaded but enumerates no GPU (not bound, fallen off the bus, or hidden)",
+         "nvidia-smi", "container_device_not_exposed"},
+        {"nvrm.probe_not_called", "nvidia probe routine was not called", "", "driver_missing", Layer::driver,
+         80, "the kernel module found no GPU to bind (another driver such as nouveau or vfio holds it)",
+         "NVRM kernel log"},
+        {"nvrm.no_gpu", "no nvidia gpu found", "", "driver_missing", Layer::driver, 75,
+         "the kernel module sees no NVIDIA GPU", "NVRM kernel log"},
+        {"modprobe.not_found", "module nvidia not found", "", "driver_missing", Layer::driver, 90,
+         "the nvidia kernel module is not built for the running kernel (DKMS failed or the kernel was "
+         "updated)",
+         "modprobe (kmod)"},
+        {"modprobe.insert_failed", "could not insert 'nvidia", "", "driver_missing", Layer::driver, 90,
+         "the nvidia kernel module could not be loaded", "modprobe (kmod)"},
+        {"secure_boot.key_rejected", "key was rejected by service", "", "driver_missing", Layer::driver, 90,
+         "Secure Boot refused the unsigned nvidia module: sign it (MOK) or disable Secure Boot",
+         "kernel module loader"},
+        {"secure_boot.required_key", "required key not available", "", "driver_missing", Layer::driver, 85,
+         "Secure Boot refused the unsigned nvidia module: sign it (MOK) or disable Secure Boot",
+         "kernel module loader"},
+        {"driver.not_loaded_words", "nvidia driver is not", "nvidia driver is not (installed|loaded|running)",
+         "driver_missing", Layer::driver, 80, "no NVIDIA driver is running", "various CUDA applications",
+         "container_device_not_exposed"},
+        {"pytorch.no_driver", "found no nvidia driver", "", "driver_missing", Layer::driver, 90,
+         "the CUDA runtime found no driver (libcuda or the kernel module is missing)",
+         "PyTorch torch/cuda/__init__.py", "container_device_not_exposed"},
+        {"tensorflow.no_driver", "could not find cuda drivers on your machine", "", "driver_missing",
+         Layer::driver, 80, "TensorFlow found no libcuda: no driver (or none given to this container)",
+         "TensorFlow xla/tsl cuda_executor", "container_device_not_exposed"},
+        {"cuda.no_capable_device", "no cuda-capable device is detected", "", "driver_missing", Layer::driver,
+         85, "the runtime sees no GPU: no driver, no device nodes, or CUDA_VISIBLE_DEVICES hides them",
+         "CUDA runtime (cudaErrorNoDevice)", "container_device_not_exposed"},
+        {"ptxjit.missing", "ptx jit compiler library not found", "", "driver_missing", Layer::driver, 85,
+         "the driver's libnvidia-ptxjitcompiler is missing: an incomplete driver install", "CUDA driver"},
+        {"pytorch.driver_too_old", "driver on your system is too old", "", "driver_too_old_for_runtime",
+         Layer::runtime, 95,
+         "the driver supports an older CUDA than the one this build of the framework was compiled for",
+         "PyTorch c10/cuda/CUDAFunctions.cpp"},
+        {"driver.too_old_words", "too old", "driver (version )?(is )?too old|too old.{0,40}driver",
+         "driver_too_old_for_runtime", Layer::runtime, 70,
+         "the driver is older than the CUDA runtime the program uses", "various CUDA applications"},
+        {"pytorch.found_version", "found version", "found version \\d{4,5}\\b", "driver_too_old_for_runtime",
+         Layer::runtime, 60, "the driver's CUDA version (as 11000 = 11.0) is older than required", "PyTorch"},
+        {"driver.update_words", "please update your", "please update your (gpu |nvidia |cuda )?driver",
+         "driver_too_old_for_runtime", Layer::runtime, 70, "the program asks for a newer driver", "various"},
+        {"forward_compat.words", "forward compatibility was attempted", "",
+         "forward_compat_on_unsupported_gpu", Layer::driver, 96,
+         "a cuda-compat libcuda (newer user-mode driver) is loaded on a GPU that does not support forward "
+         "compatibility (GeForce, or a kernel module below the compat floor)",
+         "CUDA driver (CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE)"},
+        {"driver.system_not_ready", "system not yet initialized", "", "other", Layer::driver, 90,
+         "cuInit refuses until the system is ready: on NVSwitch machines the fabric manager is not running "
+         "or does "
+         "not match the driver",
+         "CUDA driver (CUDA_ERROR_SYSTEM_NOT_READY)"},
+        {"fabricmanager.words", "fabric manager", "fabric ?manager.{0,80}(fail|not|error|mismatch)", "other",
+         Layer::driver, 70, "the NVSwitch fabric manager is not running or does not match the driver",
+         "nvidia-fabricmanager"},
+        {"cuda.init_error_3", "initialization error", "", "other", Layer::driver, 45,
+         "cuInit failed (error 3): a driver or UVM problem on this platform, or a fork after CUDA was "
+         "initialised",
+         "CUDA runtime (cudaErrorInitializationError)"},
+        {"pytorch.unknown_error_env",
+         "cuda unknown error - this may be due to an incorrectly set up environment", "", "other",
+         Layer::driver, 85,
+         "cuInit returned 999: most often the nvidia_uvm module is missing or broken (after suspend/resume), "
+         "or "
+         "/dev/nvidia-uvm is absent",
+         "PyTorch c10/cuda/CUDAFunctions.cpp"},
+        {"uvm.device_node", "/dev/nvidia-uvm", "", "other", Layer::driver, 50,
+         "the UVM device node is missing or unusable: load nvidia_uvm (nvidia-modprobe -u -c 0)",
+         "CUDA driver"},
+        {"nvml.unknown_error", "failed to initialize nvml: unknown error", "", "other", Layer::driver, 80,
+         "NVML could not open the GPU: in a container, systemd rewrote its device cgroup (after systemctl "
+         "daemon-reload) and the GPU was taken away",
+         "nvidia-smi / NVML", "container_device_not_exposed"},
+        {"wsl.symlink", "is not a symbolic link", "/wsl/lib/libcuda\\S* is not a symbolic link", "other",
+         Layer::driver, 30, "ldconfig's warning about WSL's driver copies: harmless on its own",
+         "ldconfig on WSL"},
+    };
+    return signals;
+}
+
+}  // namespace strata

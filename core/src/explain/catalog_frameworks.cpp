@@ -1,0 +1,138 @@
+// Messages the frameworks print when the CUDA stack under them is wrong.
+// Sources: PyTorch (torch/cuda/__init__.py, c10/cuda, torch/__init__.py's
+// preload, torch/backends/cudnn), TensorFlow and XLA (tsl dso_loader,
+// stream_executor/cuda/cuda_dnn.cc, gpu_device.cc), JAX (jax/_src/xla_bridge.py
+// _check_cuda_versions, jaxlib plugin_support.py), CuPy (cupy/_environment.py),
+// ONNX Runtime (onnxruntime/python/onnxruntime_pybind_state, provider bridge),
+// NCCL's WARN lines (src/include/debug.h) and CTranslate2/cuDNN 8's loader.
+#include "explain/signal.h"
+
+namespace strata {
+
+const std::vector<Signal>& framework_signals() {
+    static const std::vector<Signal> signals = {
+        // PyTorch
+        {"pytorch.capability_not_compatible", "is not compatible with the current pytorch installation", "",
+         "no_kernel_image_for_gpu_arch", Layer::kernel, 96,
+         "this PyTorch build has no kernels for the GPU's architecture: install a build whose arch list "
+         "includes it",
+         "PyTorch torch/cuda/__init__.py (_check_capability)"},
+        {"pytorch.gpu_too_old", "no longer supports this gpu because it is too old", "",
+         "no_kernel_image_for_gpu_arch", Layer::kernel, 95,
+         "the GPU is older than the oldest architecture this PyTorch build supports",
+         "PyTorch torch/cuda/__init__.py"},
+        {"pytorch.bundled_cudnn", "pytorch already comes bundled with cudnn", "",
+         "wrong_library_via_LD_LIBRARY_PATH", Layer::library, 95,
+         "another cuDNN (from LD_LIBRARY_PATH or the system) is loaded instead of the one PyTorch ships",
+         "PyTorch torch/backends/cudnn/__init__.py"},
+        {"pytorch.cudnn_incompatible", "cudnn version incompatib", "", "nccl_or_cudnn_version_mismatch",
+         Layer::library, 85, "the cuDNN that was loaded is not the one PyTorch was built against",
+         "PyTorch torch/backends/cudnn/__init__.py"},
+        {"pytorch.compiled_against", "compiled", "compiled\\s+against .* but found runtime version",
+         "wrong_library_via_LD_LIBRARY_PATH", Layer::library, 80,
+         "a library of another version than the build's is found first on the search path", "PyTorch"},
+        {"pytorch.preload_not_found", "not found in the system path", "",
+         "missing_or_mismatched_shared_library", Layer::library, 85,
+         "PyTorch's preloader found none of the nvidia-* wheels' libraries: install the CUDA dependencies of "
+         "this "
+         "torch build",
+         "PyTorch torch/__init__.py (_preload_cuda_deps)"},
+        {"pytorch.not_compiled_with_cuda", "torch not compiled with cuda enabled", "", "other",
+         Layer::framework, 80, "a CPU-only build of PyTorch is installed", "PyTorch torch/cuda/__init__.py"},
+        // TensorFlow / XLA
+        {"tensorflow.cudnn_loaded_vs_compiled", "loaded runtime cudnn library", "",
+         "nccl_or_cudnn_version_mismatch", Layer::library, 95,
+         "the cuDNN loaded at run time is older (or of another major) than the one TensorFlow/XLA was built "
+         "with",
+         "XLA stream_executor/cuda/cuda_dnn.cc"},
+        {"tensorflow.not_built_for_cc",
+         "was not built with cuda kernel binaries compatible with compute capability", "",
+         "no_kernel_image_for_gpu_arch", Layer::kernel, 95,
+         "TensorFlow has no SASS for this GPU and must JIT from PTX (slow, and fails where the PTX is too "
+         "new or absent)",
+         "TensorFlow core/common_runtime/gpu/gpu_device.cc"},
+        {"tensorflow.min_capability", "the minimum required cuda capability is", "",
+         "no_kernel_image_for_gpu_arch", Layer::kernel, 90,
+         "the GPU is older than this TensorFlow build supports", "TensorFlow gpu_device.cc"},
+        {"tensorflow.dso_load", "could not load dynamic library", "", "missing_or_mismatched_shared_library",
+         Layer::library, 70, "TensorFlow could not dlopen a CUDA library it needs",
+         "TensorFlow tsl/platform/default/dso_loader.cc"},
+        {"tensorflow.cannot_dlopen", "cannot dlopen some gpu libraries", "",
+         "missing_or_mismatched_shared_library", Layer::library, 60,
+         "some CUDA libraries TensorFlow needs are missing", "TensorFlow gpu_device.cc"},
+        {"tensorflow.dnn_not_found", "dnn library is not found", "", "missing_or_mismatched_shared_library",
+         Layer::library, 75, "cuDNN is missing or could not be initialised", "TensorFlow/XLA"},
+        // JAX
+        {"jax.found_cudnn_version", "but jax was built against version",
+         "found cudnn version \\d+, but jax was built against", "nccl_or_cudnn_version_mismatch",
+         Layer::library, 96, "the cuDNN installed is older than the one jaxlib was built against",
+         "JAX jax/_src/xla_bridge.py"},
+        {"jax.found_library_version", "but jax was built against version", "",
+         "missing_or_mismatched_shared_library", Layer::library, 92,
+         "a CUDA library installed is older than the one jaxlib was built against (often a system copy found "
+         "first)",
+         "JAX jax/_src/xla_bridge.py (_check_cuda_versions)"},
+        {"jax.unable_to_load", "unable to load cu", "unable to load (cu[a-z]+|cudnn|nccl|nvrtc)",
+         "missing_or_mismatched_shared_library", Layer::library, 85,
+         "a CUDA library JAX needs cannot be loaded (not installed, or not found)",
+         "JAX jax/_src/xla_bridge.py"},
+        {"jax.plugin_incompatible", "is not compatible with jaxlib", "", "other", Layer::framework, 90,
+         "jaxlib and its CUDA plugin come from different releases: install matching versions",
+         "jaxlib plugin_support.py"},
+        {"jax.pjrt_api", "pjrt", "PJRT (plugin )?API version|Mismatched PJRT", "other", Layer::framework, 85,
+         "the framework and its PJRT plugin come from different releases", "JAX / XLA PJRT"},
+        {"jax.jaxlib_newer", "is newer than and incompatible with", "", "other", Layer::framework, 85,
+         "jax and jaxlib come from different releases", "JAX jax/version.py"},
+        {"jax.backend_failed", "cuda backend failed to initialize", "", "other", Layer::framework, 30,
+         "JAX fell back to the CPU because the CUDA backend could not start (the reason follows on the same "
+         "line)",
+         "JAX jax/_src/xla_bridge.py"},
+        // CuPy
+        {"cupy.failed_to_load", "cupy failed to load", "", "missing_or_mismatched_shared_library",
+         Layer::library, 85,
+         "a CUDA library CuPy needs cannot be loaded: install the matching nvidia-* wheels or CUDA toolkit",
+         "CuPy cupy/_environment.py"},
+        {"cupy.multiple_packages", "multiple cupy packages", "", "other", Layer::framework, 80,
+         "several CuPy builds are installed at once: keep the one for this CUDA major",
+         "CuPy cupy/__init__.py"},
+        // ONNX Runtime
+        {"onnxruntime.provider_load", "failed to load library libonnxruntime_providers_cuda", "",
+         "missing_or_mismatched_shared_library", Layer::library, 75,
+         "ONNX Runtime's CUDA provider cannot load a CUDA library it links (its CUDA and cuDNN majors must "
+         "match the "
+         "installed ones)",
+         "ONNX Runtime provider bridge (provider_bridge_ort.cc)"},
+        {"onnxruntime.cuda_path", "cuda wasn't able to be loaded", "", "missing_or_mismatched_shared_library",
+         Layer::library, 75, "ONNX Runtime could not load CUDA from CUDA_PATH",
+         "ONNX Runtime onnxruntime_pybind_state.cc"},
+        // cuDNN 8's sub-library loader (CTranslate2, faster-whisper, PyTorch)
+        {"cudnn8.sublibrary", "please make sure lib",
+         "please make sure libcudnn\\w*\\.so\\S* is in your library path",
+         "missing_or_mismatched_shared_library", Layer::library, 70,
+         "cuDNN 8 could not dlopen one of its sub-libraries: install cuDNN 8 for this CUDA major or put its "
+         "lib "
+         "directory on the loader's path",
+         "cuDNN 8 (cudnnOpsInfer loader)"},
+        // NCCL
+        {"nccl.version_mismatch", "nccl version mismatch", "", "nccl_or_cudnn_version_mismatch",
+         Layer::library, 90, "the NCCL loaded differs from the one the program was built with", "NCCL"},
+        {"nccl.multiple_libcudart", "multiple libcudart libraries found", "",
+         "missing_or_mismatched_shared_library", Layer::library, 85,
+         "two CUDA runtime majors are visible; the loader refuses to guess",
+         "cuDNN frontend dynamic loading"},
+        {"nccl.net_warn", "nccl warn net/", "", "other", Layer::host, 45,
+         "NCCL's network transport failed (InfiniBand, RoCE or sockets): check the fabric and "
+         "NCCL_SOCKET_IFNAME",
+         "NCCL src/transport/net_*.cc"},
+        // LD_DEBUG output
+        {"ld_debug.trying_file", "trying file=", "trying file=.*(LD_LIBRARY_PATH|conda|/usr/local/cuda)",
+         "wrong_library_via_LD_LIBRARY_PATH", Layer::library, 65,
+         "the loader's search (LD_DEBUG=libs) reaches a copy through LD_LIBRARY_PATH or another installation",
+         "glibc LD_DEBUG=libs"},
+        {"ld_debug.search_path", "(ld_library_path)", "", "wrong_library_via_LD_LIBRARY_PATH", Layer::library,
+         60, "the loader searched LD_LIBRARY_PATH for this library", "glibc LD_DEBUG=libs"},
+    };
+    return signals;
+}
+
+}  // namespace strata

@@ -1,0 +1,60 @@
+// Messages of the compilers that make device code at build or run time.
+// Sources: nvcc's and ptxas's own diagnostics ("nvcc fatal", "ptxas fatal"),
+// NVRTC's option parser, Triton (triton/backends/nvidia/compiler.py,
+// runtime/errors.py PTXASError), LLVM's NVPTX back end as used by XLA, and
+// llama.cpp's ggml-cuda arch check.
+#include "explain/signal.h"
+
+namespace strata {
+
+const std::vector<Signal>& toolchain_signals() {
+    static const std::vector<Signal> signals = {
+        {"nvcc.unsupported_arch", "unsupported gpu architecture", "", "no_kernel_image_for_gpu_arch",
+         Layer::kernel, 95,
+         "the CUDA toolkit doing the build is too old to target this architecture: use a newer toolkit or "
+         "drop the "
+         "architecture from the build",
+         "nvcc"},
+        {"nvcc.value_not_defined", "is not defined for option",
+         "value '(sm|compute)_\\w+' is not defined for option", "no_kernel_image_for_gpu_arch", Layer::kernel,
+         95,
+         "the compiler (nvcc, or ptxas bundled with Triton) does not know this architecture: it predates the "
+         "GPU",
+         "nvcc / ptxas"},
+        {"nvrtc.invalid_arch", "invalid value for --gpu-architecture", "", "no_kernel_image_for_gpu_arch",
+         Layer::kernel, 95,
+         "the NVRTC the framework uses at run time is too old to target this GPU: install a build for a "
+         "newer CUDA",
+         "NVRTC (nvrtcCompileProgram option parser)"},
+        {"ptx.version_not_target", "does not support target",
+         "ptx version [\\d.]+ does not support target|does not support target 'sm_",
+         "no_kernel_image_for_gpu_arch", Layer::kernel, 92,
+         "the PTX ISA this toolchain emits is too old for the GPU's architecture",
+         "LLVM NVPTX back end (XLA)"},
+        {"ggml.no_device_code", "has no device code compatible with cuda arch", "",
+         "no_kernel_image_for_gpu_arch", Layer::kernel, 95,
+         "the binary was compiled without an image for this GPU's architecture", "llama.cpp ggml-cuda"},
+        {"kernel_image.words", "kernel image",
+         "no kernel image (is )?(available|for)|kernel image not available", "no_kernel_image_for_gpu_arch",
+         Layer::kernel, 85, "no SASS for this GPU and no PTX to JIT from", "CUDA runtime"},
+        {"kernel.no_device_code", "no device code compatible", "", "no_kernel_image_for_gpu_arch",
+         Layer::kernel, 85, "the binary has no device code for this GPU", "various"},
+        {"ptxas.unsupported_version", "unsupported .version",
+         "ptxas.*unsupported \\.version|unsupported \\.version.*current version",
+         "wrong_library_via_LD_LIBRARY_PATH", Layer::library, 85,
+         "an older ptxas found first on PATH cannot read PTX from the newer toolkit that made it", "ptxas"},
+        {"triton.ptxas_error", "ptxaserror", "", "no_kernel_image_for_gpu_arch", Layer::kernel, 60,
+         "Triton's ptxas failed; when it names the GPU architecture, Triton's bundled ptxas predates the GPU "
+         "(point TRITON_PTXAS_PATH at a newer toolkit's ptxas)",
+         "Triton runtime/errors.py"},
+        {"nvcc.gcc_version", "unsupported gnu version", "", "other", Layer::host, 80,
+         "the host compiler is newer than this CUDA toolkit supports", "nvcc host_config.h"},
+        {"ptx.toolchain_words", "ptx was compiled with an unsupported toolchain", "",
+         "ptx_too_new_for_driver", Layer::kernel, 95,
+         "the PTX comes from a newer toolkit than the driver's JIT understands: update the driver",
+         "CUDA driver (CUDA_ERROR_UNSUPPORTED_PTX_VERSION)"},
+    };
+    return signals;
+}
+
+}  // namespace strata

@@ -1,0 +1,211 @@
+#include "explain/loader_messages.h"
+
+#include <array>
+#include <cctype>
+
+#include "explain/text_lines.h"
+
+namespace strata {
+
+namespace {
+
+constexpr std::string_view kGlibc = "glibc dynamic loader (elf/dl-load.c, dl-lookup.c, dl-version.c)";
+
+bool soname_char(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-' || c == '+' ||
+           c == '/';
+}
+
+// The file name that ends just before `end` ("…/libcudnn_ops_infer.so.8: cannot open").
+std::string_view name_before(std::string_view line, size_t end) {
+    while (end > 0 &&
+           (line[end - 1] == ' ' || line[end - 1] == ':' || line[end - 1] == '\'' || line[end - 1] == '"'))
+        --end;
+    size_t start = end;
+    while (start > 0 && soname_char(line[start - 1])) --start;
+    std::string_view path = line.substr(start, end - start);
+    if (size_t slash = path.rfind('/'); slash != std::string_view::npos) path = path.substr(slash + 1);
+    return path;
+}
+
+// The first whitespace-delimited word after `start`, without quotes and commas.
+std::string_view word_after(std::string_view line, size_t start) {
+    while (start < line.size() && (line[start] == ' ' || line[start] == '"' || line[start] == '\'')) ++start;
+    size_t end = start;
+    while (end < line.size() && line[end] != ' ' && line[end] != ',' && line[end] != '"' && line[end] != '\'')
+        ++end;
+    return line.substr(start, end - start);
+}
+
+Finding loader_finding(std::string_view id, std::string_view failure_class, Layer layer, int specificity,
+                       std::string matched, std::string meaning) {
+    Finding f;
+    f.kind = "loader";
+    f.id = std::string(id);
+    f.failure_class = std::string(failure_class);
+    f.layer = layer;
+    f.specificity = specificity;
+    f.matched = std::move(matched);
+    f.meaning = std::move(meaning);
+    f.source = std::string(kGlibc);
+    return f;
+}
+
+bool starts_with(std::string_view text, std::string_view prefix) {
+    return text.substr(0, prefix.size()) == prefix;
+}
+
+void missing_library(std::string_view soname, std::vector<Finding>& out, std::string matched) {
+    std::string name(soname);
+    std::string_view owner = soname_owner(soname);
+    if (owner == "driver") {
+        out.push_back(
+            loader_finding("loader.driver_library_missing", "driver_missing", Layer::driver, 82, matched,
+                           name + " is part of the NVIDIA driver and cannot be loaded: no driver is "
+                                  "installed, or its user-mode libraries are not on the loader's path"));
+    } else if (owner == "cuda_library") {
+        out.push_back(loader_finding("loader.cuda_library_missing", "missing_or_mismatched_shared_library",
+                                     Layer::library, 78, matched,
+                                     name +
+                                         " is a CUDA library the program needs and the loader cannot find it "
+                                         "(not installed, or not on the search path)"));
+    } else {
+        out.push_back(loader_finding("loader.library_missing", "other", Layer::host, 45, matched,
+                                     name + " cannot be loaded; it is not part of the CUDA stack"));
+    }
+}
+
+void undefined_symbol(std::string_view symbol, std::string_view line_lower, std::vector<Finding>& out,
+                      std::string matched) {
+    std::string name(symbol);
+    if (starts_with(symbol, "nccl") || starts_with(symbol, "pnccl")) {
+        out.push_back(loader_finding(
+            "loader.nccl_symbol", "nccl_or_cudnn_version_mismatch", Layer::library, 84, matched,
+            name + " is an NCCL function the loaded libnccl lacks: an older NCCL than the "
+                   "program was built against was loaded"));
+    } else if (starts_with(symbol, "cudnn")) {
+        out.push_back(loader_finding("loader.cudnn_symbol", "nccl_or_cudnn_version_mismatch", Layer::library,
+                                     84, matched, name + " is a cuDNN function the loaded libcudnn lacks"));
+    } else if (symbol.size() > 2 && symbol[0] == 'c' && symbol[1] == 'u' &&
+               std::isupper(static_cast<unsigned char>(symbol[2]))) {
+        out.push_back(
+            loader_finding("loader.driver_symbol", "driver_too_old_for_runtime", Layer::runtime, 84, matched,
+                           name + " is a driver API entry point the installed libcuda lacks: the driver is "
+                                  "older than the program"));
+    } else if (symbol.find("nvJitLink") != std::string_view::npos ||
+               symbol.find("cublas") != std::string_view::npos ||
+               symbol.find("cusparse") != std::string_view::npos ||
+               symbol.find("cufft") != std::string_view::npos ||
+               symbol.find("cusolver") != std::string_view::npos ||
+               symbol.find("curand") != std::string_view::npos ||
+               symbol.find("nvrtc") != std::string_view::npos || starts_with(symbol, "cuda") ||
+               starts_with(symbol, "__nv")) {
+        out.push_back(loader_finding(
+            "loader.cuda_symbol", "missing_or_mismatched_shared_library", Layer::library, 80, matched,
+            name + " is missing from the CUDA library that was loaded: a copy from another "
+                   "CUDA release was picked up"));
+    } else if (line_lower.find("cuda") != std::string_view::npos ||
+               line_lower.find("torch") != std::string_view::npos ||
+               line_lower.find("nvidia") != std::string_view::npos) {
+        out.push_back(loader_finding("loader.symbol", "missing_or_mismatched_shared_library", Layer::library,
+                                     55, matched,
+                                     name + " is missing: a library was built against another version of "
+                                            "a library it loads"));
+    } else {
+        out.push_back(loader_finding("loader.symbol", "other", Layer::host, 40, matched,
+                                     name + " is missing from a library outside the CUDA stack"));
+    }
+}
+
+}  // namespace
+
+std::string_view soname_owner(std::string_view soname) {
+    static constexpr std::array kDriver = {"libcuda.so", "libnvidia-", "libnvcuvid", "libcuda-",
+                                           "libnvoptix"};
+    static constexpr std::array kCuda = {"libcudart",
+                                         "libcublas",
+                                         "libcudnn",
+                                         "libnccl",
+                                         "libcufft",
+                                         "libcurand",
+                                         "libcusolver",
+                                         "libcusparse",
+                                         "libnvrtc",
+                                         "libnvjitlink",
+                                         "libnvtoolsext",
+                                         "libcupti",
+                                         "libnvshmem",
+                                         "libcutensor",
+                                         "libnvinfer",
+                                         "libnvonnxparser",
+                                         "libonnxruntime_providers_cuda",
+                                         "libnpp",
+                                         "libnvjpeg",
+                                         "libcufile",
+                                         "libtorch_cuda",
+                                         "libc10_cuda",
+                                         "libnvblas",
+                                         "libcudla",
+                                         "libnvptxcompiler",
+                                         "libnvvm",
+                                         "libcuda_"};
+    std::string lower = lower_ascii(soname);
+    for (const char* prefix : kDriver)
+        if (starts_with(lower, prefix)) return "driver";
+    for (const char* prefix : kCuda)
+        if (starts_with(lower, prefix)) return "cuda_library";
+    return "other";
+}
+
+void find_loader_messages(std::string_view line, std::string_view lower, std::vector<Finding>& out) {
+    for (std::string_view phrase : {"cannot open shared object file", ": not found", "=> not found"}) {
+        size_t at = lower.find(phrase);
+        if (at == std::string_view::npos) continue;
+        std::string_view soname = name_before(line, at);
+        if (soname.find(".so") == std::string_view::npos && soname.find(".dll") == std::string_view::npos)
+            continue;
+        missing_library(soname, out,
+                        std::string(line.substr(at - std::min(at, soname.size() + 2),
+                                                soname.size() + 2 + phrase.size())));
+        break;
+    }
+    if (size_t at = lower.find("undefined symbol"); at != std::string_view::npos) {
+        size_t start = at + 16;
+        while (start < line.size() && (line[start] == ':' || line[start] == ' ')) ++start;
+        std::string_view symbol = word_after(line, start);
+        if (!symbol.empty()) undefined_symbol(symbol, lower, out, "undefined symbol: " + std::string(symbol));
+    }
+    // "symbol X version Y not defined in file Z with link time reference" (dl-lookup.c)
+    if (size_t at = lower.find("with link time reference"); at != std::string_view::npos) {
+        out.push_back(loader_finding("loader.link_time_reference", "missing_or_mismatched_shared_library",
+                                     Layer::library, 76, "not defined in file … with link time reference",
+                                     "a library resolved a versioned symbol against another build of its "
+                                     "dependency than the one it was linked with (two CUDA releases mixed)"));
+    }
+    // "version `GLIBCXX_3.4.30' not found (required by …)" (dl-version.c)
+    if (size_t at = lower.find("' not found (required by"); at != std::string_view::npos) {
+        size_t open = lower.rfind('`', at);
+        if (open == std::string_view::npos) open = lower.rfind('\'', at - 1);
+        std::string_view version = open == std::string_view::npos ? "" : line.substr(open + 1, at - open - 1);
+        bool system_runtime = starts_with(version, "GLIBC") || starts_with(version, "CXXABI");
+        out.push_back(loader_finding(
+            "loader.version_not_found", system_runtime ? "other" : "missing_or_mismatched_shared_library",
+            system_runtime ? Layer::host : Layer::library, system_runtime ? 70 : 76,
+            "version `" + std::string(version) + "' not found",
+            system_runtime ? "the program was built against a newer C/C++ runtime (" + std::string(version) +
+                                 ") than this system (or the environment's libstdc++) provides"
+                           : "a library needs version " + std::string(version) +
+                                 " of a dependency and got an older copy"));
+    }
+    for (std::string_view phrase : {"wrong elf class", "invalid elf header", "file too short"}) {
+        if (lower.find(phrase) == std::string_view::npos) continue;
+        out.push_back(
+            loader_finding("loader.not_a_library", "missing_or_mismatched_shared_library", Layer::library, 60,
+                           std::string(phrase),
+                           "the file found under the library's name is not a loadable library for this "
+                           "machine (32/64-bit, truncated, or a text file standing in for it)"));
+        break;
+    }
+}
+
+}  // namespace strata

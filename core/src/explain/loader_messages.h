@@ -1,0 +1,21 @@
+// The dynamic loader's messages (glibc elf/dl-load.c, dl-lookup.c,
+// dl-version.c, rtld.c) and the wrappers that repeat them (Python's ctypes,
+// TensorFlow's dso_loader, cuDNN 8's sub-library loader). The library they
+// name decides the layer: libcuda/libnvidia-* is the driver, a CUDA library
+// is the library layer, anything else is the host.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "explain/explain.h"
+
+namespace strata {
+
+void find_loader_messages(std::string_view line, std::string_view lower, std::vector<Finding>& out);
+
+// Which part of the stack a shared library belongs to, by its soname:
+// "driver", "cuda_library" or "other".
+std::string_view soname_owner(std::string_view soname);
+
+}  // namespace strata

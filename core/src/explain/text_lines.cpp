@@ -1,0 +1,47 @@
+#include "explain/text_lines.h"
+
+#include <cstdio>
+
+namespace strata {
+
+std::vector<std::string_view> text_lines(std::string_view text) {
+    std::vector<std::string_view> out;
+    size_t start = 0;
+    for (size_t i = 0; i < text.size(); ++i) {
+        if (text[i] != '\n' && text[i] != '\r') continue;
+        out.push_back(text.substr(start, i - start));
+        if (text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
+        start = i + 1;
+    }
+    if (start < text.size()) out.push_back(text.substr(start));
+    return out;
+}
+
+std::string lower_ascii(std::string_view text) {
+    std::string out(text);
+    for (char& c : out)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    return out;
+}
+
+std::string printable_excerpt(std::string_view line, std::string_view matched) {
+    constexpr size_t kMax = 240;
+    if (line.size() > kMax) {
+        size_t at = matched.empty() ? std::string_view::npos : line.find(matched);
+        size_t from = at == std::string_view::npos || at < kMax / 3 ? 0 : at - kMax / 3;
+        line = line.substr(from, kMax);
+    }
+    std::string out;
+    for (unsigned char c : line) {
+        if (c < 0x20 || c == 0x7f) {
+            char escaped[8];
+            std::snprintf(escaped, sizeof escaped, "\\x%02x", c);
+            out += c == '\t' ? std::string(" ") : std::string(escaped);
+        } else {
+            out += static_cast<char>(c);
+        }
+    }
+    return out;
+}
+
+}  // namespace strata

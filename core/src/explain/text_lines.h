@@ -1,0 +1,19 @@
+// Small text helpers of `strata explain`: lines of any input, ASCII lower
+// case, and a printable excerpt of a line for reports.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace strata {
+
+// Lines split at \n, \r\n and lone \r (old Mac logs and progress bars).
+std::vector<std::string_view> text_lines(std::string_view text);
+std::string lower_ascii(std::string_view text);
+// The line with control characters escaped (no terminal escape sequence
+// reaches a terminal through a report) and, when long, cut to a window
+// around `matched`.
+std::string printable_excerpt(std::string_view line, std::string_view matched);
+
+}  // namespace strata

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Usage: validate_explain.sh STRATA SCHEMA REPORTS.jsonl
+# Validates real `strata explain --json` documents against the schema: every
+# report's text of REPORTS (recognised ones), an Xid log, a status code, a
+# probe of this machine, and text that is not recognised (exit 1).
+set -euo pipefail
+strata=$1 schema=$2 reports=$3
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+/usr/bin/python3 - "$reports" "$out" <<'PY'
+import json, sys
+for i, line in enumerate(open(sys.argv[1])):
+    open(f"{sys.argv[2]}/report-{i}.txt", "w").write(json.loads(line)["error_text"])
+PY
+for text in "$out"/report-*.txt; do
+  "$strata" explain --json --no-probe < "$text" > "${text%.txt}.json"
+done
+printf 'NVRM: Xid (PCI:0000:3b:00): 79, pid=1, GPU has fallen off the bus.\n' | "$strata" explain --json --no-probe > "$out/xid.json"
+"$strata" explain --json CUDA_ERROR_NO_DEVICE > "$out/probed.json"
+set +e
+"$strata" explain --json --no-probe "all is well" > "$out/unrecognised.json"
+status=$?
+set -e
+[ "$status" -eq 1 ] || { echo "unrecognised text exited $status, not 1" >&2; exit 1; }
+/usr/bin/python3 - "$schema" "$out" <<'PY'
+import glob, json, sys
+import jsonschema
+schema = json.load(open(sys.argv[1]))
+jsonschema.Draft202012Validator.check_schema(schema)
+validator = jsonschema.Draft202012Validator(schema)
+documents = sorted(glob.glob(sys.argv[2] + "/*.json"))
+for path in documents:
+    doc = json.load(open(path), parse_constant=lambda c: sys.exit(f"non-strict JSON constant {c}"))
+    validator.validate(doc)
+assert json.load(open(sys.argv[2] + "/xid.json"))["xids"][0]["points_at"] == "hardware"
+assert json.load(open(sys.argv[2] + "/unrecognised.json"))["recognised"] is False
+assert json.load(open(sys.argv[2] + "/probed.json"))["causes_checked"] is True
+print(f"{len(documents)} explain documents valid")
+PY
