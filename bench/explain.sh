@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# What `strata explain` costs: every real report strata ships (the 45 shared
+# reports and the public-tracker set) classified in one `--evaluate` run, and
+# one pasted 8 MiB log (the input cap) of mixed CUDA lines, next to what a
+# person would otherwise do to find the known error lines in that log: grep
+# for a list of the stack's error words (no classification, no meaning).
+# Several runs each (hyperfine), medians, ratios, all in one run.
+# Usage: bench/explain.sh [BUILD_DIR]   (default: build)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build}
+strata="$build/bin/strata"
+[ -x "$strata" ] || { echo "bench: $strata not built (run scripts/build)" >&2; exit 2; }
+command -v hyperfine >/dev/null || { echo "bench: hyperfine missing (scripts/setup --test installs it)" >&2; exit 2; }
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+reports=("$root/tests/explain/failure-reports.jsonl" "$root/tests/explain/public-reports.jsonl")
+# A log just under the 8 MiB cap: every report's text, repeated, with noise
+# lines between them, so most lines match nothing (as in a real log).
+/usr/bin/python3 - "$out/log.txt" "${reports[@]}" <<'PY'
+import json, sys
+texts = [json.loads(l)["error_text"] for path in sys.argv[2:] for l in open(path)]
+noise = "2026-12-03 10:00:00 INFO step 1200 loss=0.4311 lr=3.0e-4 tokens/s=181234 grad_norm=0.98\n"
+with open(sys.argv[1], "w") as f:
+    size, i = 0, 0
+    while size < 8_000_000:
+        chunk = noise * 40 + texts[i % len(texts)] + "\n"
+        f.write(chunk); size += len(chunk); i += 1
+PY
+pattern='cuda|nccl|cudnn|cublas|nvml|xid|nvrm|ptxas|nvrtc|cannot open shared object|undefined symbol'
+hyperfine --warmup 1 --runs 10 --export-json "$out/reports.json" \
+  "$strata explain --quiet --evaluate ${reports[*]}" >/dev/null
+hyperfine --warmup 1 --runs 5 --export-json "$out/log.json" \
+  "$strata explain --no-probe --json < $out/log.txt" \
+  "grep -c -i -E '$pattern' $out/log.txt" >/dev/null
+echo "== every shipped report ($(cat "${reports[@]}" | wc -l) reports) in one --evaluate run"
+/usr/bin/python3 "$root/bench/hyperfine_summary.py" "$out/reports.json" 1000
+echo
+echo "== one pasted 8 MiB log ($(wc -l < "$out/log.txt") lines): strata explain vs grep for the error words"
+/usr/bin/python3 "$root/bench/hyperfine_summary.py" "$out/log.json"
