@@ -42,8 +42,10 @@ bool is_directory(const std::string& path) {
 
 // Keeps directories that exist and could hold packages (not the standard
 // library's zip or lib-dynload), each once.
-void add_directory(std::vector<std::string>& out, const std::string& path) {
-    if (path.empty() || !is_directory(path)) return;
+void add_directory(std::vector<std::string>& out, const std::string& reported) {
+    if (reported.empty() || !is_directory(reported)) return;
+    // A relative PYTHONPATH entry is reported relative: made absolute as --site-packages is.
+    const std::string path = absolute_directory(reported);
     std::string name = fs::path(path).filename().string();
     if (name == "lib-dynload") return;
     std::error_code error;
@@ -104,6 +106,15 @@ std::string find_on_path(const ProbeContext& context, const std::string& program
 
 }  // namespace
 
+std::string absolute_directory(const std::string& dir) {
+    std::error_code error;
+    fs::path path = fs::absolute(dir, error).lexically_normal();
+    if (error) return dir;
+    std::string text = path.string();
+    while (text.size() > 1 && text.back() == '/') text.pop_back();
+    return text;
+}
+
 std::vector<std::string> layout_site_directories(const std::string& prefix) {
     std::vector<std::string> out;
     std::error_code error;
@@ -132,7 +143,10 @@ std::vector<PythonEnvironment> find_python_environments(const ProbeContext& cont
         if (!is_directory(dir)) throw UsageError("--site-packages '" + dir + "' is not a directory");
         PythonEnvironment env;
         env.label = "--site-packages " + dir;
-        env.directories.push_back(dir);
+        // Absolute once, here: every path below (RECORD entries, $ORIGIN,
+        // torch/version.py) is joined to it and must not depend on the
+        // working directory or on how the user spelled it ("site", ".", "x/").
+        env.directories.push_back(absolute_directory(dir));
         out.push_back(std::move(env));
     }
     if (!request.pythons.empty() || !request.site_packages.empty()) return out;

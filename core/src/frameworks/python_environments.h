@@ -34,6 +34,8 @@ std::vector<PythonEnvironment> find_python_environments(const ProbeContext& cont
 
 // The site-packages directories a prefix's layout implies, without running
 // anything: <prefix>/lib/python3.*/site-packages (and dist-packages).
+// `dir` made absolute and normal ("site", ".", "a/b/" -> "/cwd/site", "/cwd", "/cwd/a/b").
+std::string absolute_directory(const std::string& dir);
 std::vector<std::string> layout_site_directories(const std::string& prefix);
 
 }  // namespace strata
