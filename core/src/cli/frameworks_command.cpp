@@ -73,7 +73,10 @@ std::string render_frameworks(const FrameworkLayer& layer, const FrameworkTarget
         if (!install.nccl_version.empty())
             libraries_built +=
                 std::string(libraries_built.empty() ? "" : ", ") + "NCCL " + install.nccl_version;
-        row(out, "built with", libraries_built);
+        // A floor from a `>=` requirement is not what it was built with.
+        row(out, install.library_versions_are_floors ? "requires" : "built with",
+            install.library_versions_are_floors && !libraries_built.empty() ? "≥ " + libraries_built
+                                                                            : libraries_built);
         if (install.cuda_build)
             row(out, "device code",
                 install.device_code_files.empty()

@@ -339,6 +339,55 @@ bool version_older(std::string_view candidate, std::string_view wanted) {
     return compare_versions(truncate(candidate), truncate(wanted)) < 0;
 }
 
+// The device code of every CUDA library the loader gives the framework
+// (the copies it resolves to, and the NVIDIA libraries vendored into its
+// wheel). A required library without an image for the GPU stops the
+// framework as surely as its own kernels would (NCCL without sm_120 fails
+// every collective); an optional one (a module's library, an extra's) only
+// disables that module, so it warns and is named.
+void check_library_code(const FrameworkInstall& install, const FrameworkTargets& targets, Report& report) {
+    std::string id = "framework.library_code." + install.id;
+    std::vector<std::string> required, optional;
+    for (const LibraryNeed& need : install.libraries) {
+        if (need.candidates.empty()) continue;  // check_libraries reports it
+        const std::string& copy = need.candidates.front().real_path;
+        auto& list = need.optional ? optional : required;
+        if (std::find(list.begin(), list.end(), copy) == list.end()) list.push_back(copy);
+    }
+    for (const std::string& file : install.vendored_files)
+        if (std::find(optional.begin(), optional.end(), file) == optional.end()) optional.push_back(file);
+    if (targets.gpus.empty() || (required.empty() && optional.empty())) return;
+    FileVerdicts must = judge_files(required, targets.gpus, targets.driver_version);
+    FileVerdicts may = judge_files(optional, targets.gpus, targets.driver_version);
+    if (must.files_with_code + may.files_with_code == 0) return;
+    Status status = must.worst;
+    if (may.worst != Status::pass && status == Status::pass) status = Status::warn;
+    Check check = framework_check(id, status, "");
+    check.evidence =
+        must.evidence + (must.evidence.empty() || may.evidence.empty() ? "" : "\n") + may.evidence;
+    std::string counted =
+        std::to_string(must.files_with_code + may.files_with_code) + " CUDA libraries with device code";
+    if (status == Status::pass) {
+        check.summary = label(install) + ": " + counted + " have native SASS for the target";
+    } else if (must.worst == Status::fail) {
+        check.summary =
+            label(install) + " cannot run: a library it needs has no image: " + must.first_problem;
+        check.remedy =
+            "install a build of that library with the GPU's architecture (a newer nvidia-* wheel of "
+            "the same CUDA major, as the framework's pins allow)";
+    } else if (must.worst == Status::warn) {
+        check.summary =
+            label(install) + ": a library it needs runs only through PTX JIT: " + must.first_problem;
+        check.remedy = "expect slow first launches; a newer build of that library has native SASS";
+    } else {
+        check.summary = label(install) + ": an optional component has no native image: " + may.first_problem;
+        check.remedy =
+            "only the feature that component backs is affected (for example torch's sparse "
+            "semi-structured kernels in libcusparseLt, or CuPy's cuTENSOR routines)";
+    }
+    report.add_check(std::move(check));
+}
+
 void rule_frameworks(const std::vector<PythonEnvironment>& environments,
                      const std::vector<FrameworkInstall>& installs, const FrameworkTargets& targets,
                      Report& report) {
@@ -358,6 +407,7 @@ void rule_frameworks(const std::vector<PythonEnvironment>& environments,
         check_architectures(install, targets, report);
         check_cuda_driver(install, targets, report);
         check_libraries(install, report);
+        check_library_code(install, targets, report);
     }
 }
 

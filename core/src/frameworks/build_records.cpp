@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "frameworks/python_metadata.h"
+#include "strata/arch/tables.h"
 
 namespace strata {
 
@@ -37,6 +38,15 @@ std::string pinned(const std::vector<const Distribution*>& dists, const std::reg
         for (const Requirement& requirement : dist->metadata.requires_dist)
             if (std::regex_match(requirement.name, pattern)) return specifier_floor(requirement.specifier);
     return {};
+}
+
+// Whether the first dependency matching `pattern` pins one version (==)
+// rather than a floor (>=).
+bool pinned_exactly(const std::vector<const Distribution*>& dists, const std::regex& pattern) {
+    for (const Distribution* dist : dists)
+        for (const Requirement& requirement : dist->metadata.requires_dist)
+            if (std::regex_match(requirement.name, pattern)) return requirement.specifier.rfind("==", 0) == 0;
+    return true;
 }
 
 void read_torch_build(FrameworkInstall& install, const std::vector<const Distribution*>& dists) {
@@ -80,6 +90,9 @@ void read_jax_build(FrameworkInstall& install, const std::vector<const Distribut
         install.cuda_source = gpu->metadata.name + " (name and its nvidia-cuda-runtime requirement)";
         install.cudnn_version = pinned(dists, std::regex(R"(nvidia-cudnn(-cu\d+)?)"));
         install.nccl_version = pinned(dists, std::regex(R"(nvidia-nccl(-cu\d+)?)"));
+        install.library_versions_are_floors =
+            !pinned_exactly(dists, std::regex(R"(nvidia-cudnn(-cu\d+)?)")) ||
+            !pinned_exactly(dists, std::regex(R"(nvidia-nccl(-cu\d+)?)"));
         return;
     }
     // jaxlib before the plugin split carried CUDA in its local version:
@@ -153,6 +166,51 @@ void read_onnxruntime_build(FrameworkInstall& install, const std::vector<const D
 }
 
 }  // namespace
+
+// "12.1" -> {12, 1}; "12" and "13.x" (a major only) -> {12, 0}; nullopt otherwise.
+std::optional<arch::CudaVersion> parse_cuda(const std::string& text) {
+    static const std::regex pattern(R"((\d+)(\.(\d+|x))?.*)");
+    std::smatch match;
+    if (!std::regex_match(text, match, pattern)) return std::nullopt;
+    arch::CudaVersion out;
+    out.major = static_cast<uint32_t>(std::stoul(match[1].str()));
+    if (match[3].matched && match[3].str() != "x")
+        out.minor = static_cast<uint32_t>(std::stoul(match[3].str()));
+    return out;
+}
+
+void derive_cuda_from_binaries(FrameworkInstall& install) {
+    if (!install.cuda_build) return;
+    // No record says the CUDA version (ONNX Runtime without its build-info
+    // file): the CUDA runtime (or cuBLAS/NVRTC, whose majors follow CUDA's)
+    // its files link says the major.
+    if (install.cuda_version.empty()) {
+        static const std::regex runtime(R"(lib(cudart|cublas|nvrtc)\.so\.(\d+))");
+        for (const LibraryNeed& need : install.libraries) {
+            std::smatch match;
+            if (!need.linked || !std::regex_match(need.soname, match, runtime)) continue;
+            install.cuda_version = match[2].str();
+            install.cuda_source = "the CUDA libraries it links (" + need.soname + ")";
+            break;
+        }
+    }
+    // Its own PTX says the oldest toolkit that can have made it (ISA 8.3 ->
+    // CUDA 12.3): where that is newer than the record, the PTX is the truth
+    // a driver's JIT meets.
+    if (install.newest_ptx_isa.empty()) return;
+    auto dot = install.newest_ptx_isa.find('.');
+    auto from_isa = arch::cuda_for_ptx_isa(std::stoul(install.newest_ptx_isa.substr(0, dot)),
+                                           std::stoul(install.newest_ptx_isa.substr(dot + 1)));
+    if (!from_isa) return;
+    auto recorded = parse_cuda(install.cuda_version);
+    if (recorded && recorded->major == from_isa->major && recorded->minor >= from_isa->minor) return;
+    if (recorded && recorded->major != from_isa->major) return;
+    std::string said = install.cuda_version.empty()
+                           ? ""
+                           : " (" + install.cuda_source + " says " + install.cuda_version + ")";
+    install.cuda_version = from_isa->text();
+    install.cuda_source = "its PTX ISA " + install.newest_ptx_isa + said;
+}
 
 void read_build_record(const FrameworkKind& kind, FrameworkInstall& install,
                        const std::vector<const Distribution*>& dists) {

@@ -15,4 +15,10 @@ namespace strata {
 void read_build_record(const FrameworkKind& kind, FrameworkInstall& install,
                        const std::vector<const Distribution*>& dists);
 
+// After its files are read: the CUDA version from the binaries where no
+// record says it (the linked runtime's soname), and from its PTX ISA where
+// that is newer than the record (a jax plugin whose runtime floor says 12.1
+// but whose PTX needs 12.3). Says which in cuda_source.
+void derive_cuda_from_binaries(FrameworkInstall& install);
+
 }  // namespace strata

@@ -15,7 +15,11 @@ struct Distribution {
     std::string name;  // normalised
     PackageMetadata metadata;
     std::string site_dir;
-    std::vector<std::string> files;  // absolute, from RECORD (frameworks and nvidia-* wheels only)
+    // Absolute, inside site_dir (frameworks and nvidia-* wheels only), from
+    // RECORD, installed-files.txt (egg-info), conda-meta, or a walk of the
+    // package's directories when the installer left no list.
+    std::vector<std::string> files;
+    std::string file_list;  // where `files` came from: "RECORD", "conda-meta", ...
 };
 
 // A framework strata knows: its id in check ids ("torch") and its name ("PyTorch").
@@ -29,7 +33,8 @@ struct FrameworkKind {
 // cupy(-cudaNNx); onnxruntime(-gpu).
 const FrameworkKind* classify_distribution(const std::string& name);
 
-// Every *.dist-info in the directory with a readable METADATA, in name order.
+// Every *.dist-info (METADATA) and *.egg-info (PKG-INFO, or the file itself)
+// in the directory with readable metadata, in name order.
 std::vector<Distribution> read_distributions(const std::string& site_dir);
 
 // A small text file's contents, "" when it cannot be read.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <regex>
 #include <set>
 
@@ -19,6 +20,15 @@ namespace strata {
 namespace {
 
 namespace fs = std::filesystem;
+
+// An NVIDIA library a wheel carries under auditwheel's hashed name
+// (libcusparseLt-f80c68d1.so.0, libcudnn-9f3c1a2b.so.8): not the framework's own code.
+bool is_vendored_cuda_library(const std::string& path) {
+    static const std::regex pattern(
+        R"(lib(cusparseLt|cutensor\w*|cudnn\w*|cublas(Lt)?|cufft\w*|curand|cusolver\w*|cusparse|nccl|)"
+        R"(nvrtc(-builtins)?|nvJitLink|cupti|nvToolsExt|cudart|nvshmem\w*|cudss)-[0-9a-f]{8}\.so(\.\d+)*)");
+    return std::regex_match(fs::path(path).filename().string(), pattern);
+}
 
 bool is_shared_library(const std::string& path) {
     std::string name = fs::path(path).filename().string();
@@ -116,6 +126,13 @@ std::vector<ElfDynamic> read_shared_libraries(FrameworkInstall& install,
                 scan = arch::scan_elf(*elf);
             }
             bool has_code = false;
+            if (is_vendored_cuda_library(path)) {
+                for (const arch::FatbinImage& image : scan.images)
+                    has_code =
+                        has_code || image.kind == arch::ImageKind::ptx || image.kind == arch::ImageKind::sass;
+                if (has_code) install.vendored_files.push_back(path);
+                continue;
+            }
             for (const arch::FatbinImage& image : scan.images) {
                 if (image.kind != arch::ImageKind::ptx && image.kind != arch::ImageKind::sass) continue;
                 has_code = true;
@@ -138,9 +155,54 @@ std::vector<ElfDynamic> read_shared_libraries(FrameworkInstall& install,
     return elves;
 }
 
-// Which copy of each CUDA library the loader gives the framework: the ones
-// its files link, and the ones its dependency wheels ship (loaded with dlopen
-// by name, as JAX's plugin and cuDNN's sub-libraries are).
+// The dynamic section of a library strata did not install itself (a copy
+// the loader picks), read once per path; nullptr when it cannot be read.
+class DynamicCache {
+public:
+    const arch::DynamicInfo* get(const std::string& path) {
+        auto [it, fresh] = cache_.try_emplace(path);
+        if (!fresh) return it->second ? &*it->second : nullptr;
+        auto file = arch::MappedFile::open(path);
+        if (!file || !arch::looks_like_elf(file->bytes())) return nullptr;
+        auto elf = arch::parse_elf(file->bytes());
+        if (!elf) return nullptr;
+        auto dynamic = arch::read_dynamic(*elf);
+        if (!dynamic) return nullptr;
+        it->second = std::move(*dynamic);
+        return &*it->second;
+    }
+
+private:
+    std::map<std::string, std::optional<arch::DynamicInfo>> cache_;
+};
+
+// cuDNN's sub-libraries (libcudnn_ops_infer.so.8, libcudnn_graph.so.9, ...):
+// libcudnn.so.N dlopens them by name, so they are searched with *its*
+// RPATH/RUNPATH ($ORIGIN: its own directory), as glibc does for the caller of
+// dlopen. Listed from the directory of the copy that was loaded.
+std::vector<std::string> cudnn_sublibraries(const std::string& loaded_copy, const std::string& soname) {
+    std::string major = soname.substr(soname.find(".so.") + 4);
+    std::vector<std::string> out;
+    std::error_code error;
+    for (const auto& entry : fs::directory_iterator(fs::path(loaded_copy).parent_path(),
+                                                    fs::directory_options::skip_permission_denied, error)) {
+        std::string name = entry.path().filename().string();
+        if (name.rfind("libcudnn_", 0) == 0 && name.size() > major.size() + 4 &&
+            name.ends_with(".so." + major) && std::find(out.begin(), out.end(), name) == out.end())
+            out.push_back(name);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// Which copy of each CUDA library the loader gives the framework, following
+// glibc: a library a framework file links (DT_NEEDED) is searched with that
+// file's RPATH/RUNPATH; a library *that copy* links or dlopens is searched
+// with the copy's own (libcublas.so.12 -> libcublasLt.so.12 through its
+// $ORIGIN; libcudnn.so.8 -> its sub-libraries). Dependency wheels count with
+// the libraries a framework loads by name (JAX's plugin dlopens them), not
+// with every file they carry (libcufftw, libnvblas, libcusolverMg are never
+// loaded by a framework and would only be noise).
 void resolve_libraries(const ProbeContext& context, FrameworkInstall& install,
                        const std::vector<ElfDynamic>& elves, const std::vector<Distribution>& all) {
     std::map<std::string, WheelFile> shipped = wheel_libraries(all);
@@ -162,23 +224,34 @@ void resolve_libraries(const ProbeContext& context, FrameworkInstall& install,
     if (!representative && !elves.empty()) representative = &elves.front();
 
     std::map<std::string, LibraryNeed> needs;
+    std::vector<std::string> order;  // sonames in the order they were found
+    auto add_need = [&](LibraryNeed need) {
+        if (needs.count(need.soname)) return;
+        order.push_back(need.soname);
+        needs[need.soname] = std::move(need);
+    };
     for (const ElfDynamic& elf : elves)
         for (const std::string& soname : elf.dynamic.needed)
-            if (is_cuda_library(soname) && !needs.count(soname)) {
+            if (is_cuda_library(soname)) {
                 LibraryNeed need;
                 need.soname = soname;
                 need.needed_by = elf.path;
                 need.linked = true;
-                needs[soname] = need;
+                add_need(need);
             }
+    // What the installed dependency wheels are for: their primary libraries,
+    // loaded by name from the framework's own file.
     if (representative)
-        for (const auto& [soname, file] : shipped)
-            if (dependency_wheels.count(file.wheel) && !needs.count(soname)) {
+        for (const WheelDependency& dependency : install.dependencies) {
+            if (dependency.installed.empty()) continue;
+            for (const std::string& soname : wheel_sonames(dependency.name, dependency.installed)) {
+                if (!shipped.count(soname)) continue;
                 LibraryNeed need;
                 need.soname = soname;
                 need.needed_by = representative->path;
-                needs[soname] = need;
+                add_need(need);
             }
+        }
     // Dependencies that are not installed: the framework still looks for
     // their libraries, and gets the system's copies (or none).
     if (representative)
@@ -186,14 +259,13 @@ void resolve_libraries(const ProbeContext& context, FrameworkInstall& install,
             if (!dependency.installed.empty()) continue;
             std::string floor = specifier_floor(dependency.specifier);
             for (const std::string& soname : wheel_sonames(dependency.name, floor)) {
-                if (needs.count(soname)) continue;
                 LibraryNeed need;
                 need.soname = soname;
                 need.needed_by = representative->path;
                 need.missing_wheel = dependency.name;
                 need.optional = !dependency.extra.empty();
                 need.expected = floor;
-                needs[soname] = need;
+                add_need(need);
             }
         }
     // A linked library is essential when a plain (not extra) dependency
@@ -210,27 +282,58 @@ void resolve_libraries(const ProbeContext& context, FrameworkInstall& install,
     with_code.insert(install.device_code_files.begin(), install.device_code_files.end());
     for (auto& [soname, need] : needs)
         if (need.linked) need.optional = !essential.count(soname) && !with_code.count(need.needed_by);
+
     std::map<std::string, const arch::DynamicInfo*> dynamic_of;
     for (const ElfDynamic& elf : elves) dynamic_of[elf.path] = &elf.dynamic;
+    DynamicCache loaded_copies;
     const LibrarySearch& search = context.library_search();
-    for (auto& [soname, need] : needs) {
-        auto found = dynamic_of.find(need.needed_by);
-        const arch::DynamicInfo* by = found == dynamic_of.end() ? nullptr : found->second;
-        auto it = shipped.find(soname);
+    // A worklist: resolving a library can add the libraries its copy needs.
+    for (size_t next = 0; next < order.size(); ++next) {
+        LibraryNeed need = needs[order[next]];
+        const arch::DynamicInfo* by = nullptr;
+        if (auto found = dynamic_of.find(need.needed_by); found != dynamic_of.end())
+            by = found->second;
+        else
+            by = loaded_copies.get(need.needed_by);
+        auto it = shipped.find(need.soname);
         const WheelFile* wheel =
             it != shipped.end() && dependency_wheels.count(it->second.wheel) ? &it->second : nullptr;
         if (wheel) {
             need.wheel = wheel->wheel;
             need.wheel_copy = wheel->path;
         }
-        if (need.expected.empty()) need.expected = expected_version(install, soname, wheel);
+        if (need.expected.empty()) need.expected = expected_version(install, need.soname, wheel);
         static const std::vector<std::string> none;
         need.candidates =
-            search.find_all_from(soname, need.needed_by, by ? by->rpath : none, by ? by->runpath : none);
+            search.find_all_from(need.soname, need.needed_by, by ? by->rpath : none, by ? by->runpath : none);
         for (const LibraryLocation& copy : need.candidates)
-            need.versions.push_back(copy_version(copy, soname, wheel_owner));
-        install.libraries.push_back(std::move(need));
+            need.versions.push_back(copy_version(copy, need.soname, wheel_owner));
+        if (!need.candidates.empty()) {
+            // What the copy the loader picks brings along, searched its way.
+            const std::string& chosen = need.candidates.front().path;
+            if (const arch::DynamicInfo* copy = loaded_copies.get(chosen))
+                for (const std::string& soname : copy->needed)
+                    if (is_cuda_library(soname) && !needs.count(soname)) {
+                        LibraryNeed dependency;
+                        dependency.soname = soname;
+                        dependency.needed_by = chosen;
+                        dependency.linked = true;
+                        dependency.optional = need.optional;
+                        add_need(dependency);
+                    }
+            if (need.soname.rfind("libcudnn.so.", 0) == 0)
+                for (const std::string& soname : cudnn_sublibraries(chosen, need.soname)) {
+                    if (needs.count(soname)) continue;
+                    LibraryNeed sublibrary;
+                    sublibrary.soname = soname;
+                    sublibrary.needed_by = chosen;
+                    sublibrary.optional = need.optional;
+                    add_need(sublibrary);
+                }
+        }
+        needs[order[next]] = need;
     }
+    for (auto& [soname, need] : needs) install.libraries.push_back(std::move(need));
 }
 
 }  // namespace

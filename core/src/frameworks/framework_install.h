@@ -46,10 +46,17 @@ struct FrameworkInstall {
     std::string cuda_version;  // "12.4", "13.x" (any 13 minor), "13" (major only)
     std::string cuda_source;   // where it was read: "torch/version.py"
     std::string cudnn_version, nccl_version;
+    // True when cudnn_version/nccl_version are the floors of `>=`
+    // requirements (JAX's plugin), not the versions it was built with.
+    bool library_versions_are_floors = false;
     std::vector<WheelDependency> dependencies;
-    std::vector<std::string> device_code_files;  // its shared libraries that carry SASS or PTX
-    std::vector<std::string> sass, ptx;          // distinct targets across them, by SM: "sm_80", "compute_90"
-    std::string newest_ptx_isa;                  // "8.8"; "" without PTX
+    std::vector<std::string> device_code_files;  // its own shared libraries that carry SASS or PTX
+    // NVIDIA libraries vendored into its wheel (auditwheel's hashed names,
+    // "libcusparseLt-f80c68d1.so.0") that carry device code: judged with the
+    // libraries, not as the framework's own kernels.
+    std::vector<std::string> vendored_files;
+    std::vector<std::string> sass, ptx;  // distinct targets across them, by SM: "sm_80", "compute_90"
+    std::string newest_ptx_isa;          // "8.8"; "" without PTX
     size_t elf_files = 0;
     std::vector<LibraryNeed> libraries;
     std::vector<std::string> mismatches;  // parts from different releases (jaxlib vs its CUDA plugin)

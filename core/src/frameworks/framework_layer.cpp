@@ -37,8 +37,12 @@ void add_framework_facts(const std::vector<PythonEnvironment>& environments,
         fact("distributions", Json(install.distributions), metadata);
         fact("cuda_build", install.cuda_build ? install.cuda_version : "none: " + install.build_kind,
              install.cuda_build ? install.cuda_source : "its build record");
-        if (!install.cudnn_version.empty()) fact("cudnn_build", install.cudnn_version, "build record or pin");
-        if (!install.nccl_version.empty()) fact("nccl_build", install.nccl_version, "build record or pin");
+        // A `>=` floor is a requirement, not a build fact: another key says so.
+        std::string suffix = install.library_versions_are_floors ? "_required_min" : "_build";
+        std::string source =
+            install.library_versions_are_floors ? "Requires-Dist floor" : "build record or pin";
+        if (!install.cudnn_version.empty()) fact("cudnn" + suffix, install.cudnn_version, source);
+        if (!install.nccl_version.empty()) fact("nccl" + suffix, install.nccl_version, source);
         std::vector<std::string> dependencies;
         for (const WheelDependency& dependency : install.dependencies)
             dependencies.push_back(dependency.name + dependency.specifier +

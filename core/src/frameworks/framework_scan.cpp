@@ -43,8 +43,13 @@ std::vector<FrameworkInstall> scan_frameworks(const ProbeContext& context,
             install.name = kind->name;
             install.environment = env.label;
             install.site_dir = key.first;
+            // Where a package's files were learnt, when not from its RECORD:
+            // a walk of its directories is a guess a user should see.
             for (const Distribution* dist : dists)
-                install.distributions.push_back(dist->metadata.name + " " + dist->metadata.version);
+                install.distributions.push_back(dist->metadata.name + " " + dist->metadata.version +
+                                                (dist->file_list == "RECORD" || dist->file_list.empty()
+                                                     ? ""
+                                                     : " (files from " + dist->file_list + ")"));
             // The framework's own version: the package users import.
             const Distribution* primary = dists.front();
             for (const Distribution* dist : dists)
@@ -69,6 +74,7 @@ std::vector<FrameworkInstall> scan_frameworks(const ProbeContext& context,
                 }
             read_build_record(*kind, install, dists);
             read_framework_files(context, install, dists, all);
+            derive_cuda_from_binaries(install);
             out.push_back(std::move(install));
         }
     }
