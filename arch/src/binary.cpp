@@ -1,5 +1,8 @@
 #include "strata/arch/binary.h"
 
+#include <algorithm>
+#include <map>
+
 #include "strata/arch/image_info.h"
 
 namespace strata::arch {
@@ -23,6 +26,42 @@ void add_cubin(Bytes bytes, const ElfFile& elf, const std::string& where, Fatbin
     out.images.push_back(std::move(image));
 }
 
+// Whether a container's images define any kernel. nvcc's link stubs hold a
+// cubin without a single .text.<kernel> section; nothing in them is ever
+// launched. Only small containers are opened (stubs are a few KB), so this
+// stays cheap on libraries of hundreds of MB; a large one holds kernels.
+bool defines_kernels(const std::vector<const FatbinImage*>& images) {
+    constexpr uint64_t open_at_most = 256 * 1024;
+    uint64_t total = 0;
+    for (const FatbinImage* image : images)
+        total += std::max<uint64_t>(image->uncompressed_size, image->payload.size());
+    if (total > open_at_most) return true;
+    for (const FatbinImage* image : images) {
+        if (image->kind != ImageKind::sass && image->kind != ImageKind::ptx) continue;
+        auto contents = image_contents(*image);
+        if (!contents) return true;  // unreadable: assume it matters
+        if (image->kind == ImageKind::ptx) {
+            if (contents->find(".entry") != std::string::npos) return true;
+            continue;
+        }
+        auto cubin = parse_elf(*contents);
+        if (!cubin) return true;
+        for (const ElfSection& section : cubin->sections)
+            if (section.name.rfind(".text.", 0) == 0) return true;
+    }
+    return false;
+}
+
+void find_kernel_less_containers(BinaryListing& listing) {
+    std::map<uint64_t, std::vector<const FatbinImage*>> groups;
+    for (uint64_t offset : listing.registration.offsets) groups[offset];
+    for (const FatbinImage& image : listing.scan.images)
+        if (auto it = groups.find(image.container); it != groups.end()) it->second.push_back(&image);
+    for (const auto& [offset, images] : groups)
+        if (!images.empty() && !defines_kernels(images))
+            listing.registration.without_kernels.push_back(offset);
+}
+
 Expected<BinaryListing> read_elf(Bytes bytes, const std::string& prefix) {
     auto elf = parse_elf(bytes);
     if (!elf) return Error{elf.error()};
@@ -34,6 +73,14 @@ Expected<BinaryListing> read_elf(Bytes bytes, const std::string& prefix) {
     }
     listing.format = BinaryFormat::elf;
     listing.scan = scan_elf(*elf);
+    // An archive member's registrations point into the member, not the
+    // archive: only a loadable file's are kept.
+    if (prefix.empty()) {
+        listing.registration = registered_fatbins(*elf);
+        find_kernel_less_containers(listing);
+        for (const std::string& warning : listing.registration.warnings)
+            listing.scan.warnings.push_back(warning);
+    }
     if (!prefix.empty())
         for (FatbinImage& image : listing.scan.images) image.section = prefix + image.section;
     return listing;

@@ -1,6 +1,7 @@
 #include "strata/arch/compatibility.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -144,6 +145,100 @@ FileDecision decide_file(const std::vector<FatbinImage>& images, const Target& t
                   " (has: " + (have.empty() ? "no SASS or PTX" : have) +
                   ") — expect 'no kernel image is available for execution on the device' (error 209)";
     return best;
+}
+
+namespace {
+
+// A registered fat binary with no image for the target that is code for
+// other GPUs: SASS of other architectures, PTX only for newer ones. NVIDIA's
+// libraries register per-architecture kernels and dispatch among them
+// (cuBLAS's sm_50/60/61-only kernels, cuBLASLt's sm_86- and sm_90-only
+// ones), so such a fat binary is never launched here while others run: it is
+// counted, not decisive. The price: a translation unit someone forgot to
+// build for this GPU is not caught while the others run. PTX this GPU could
+// run but the driver refuses (an ISA too new for it) was meant to run here.
+bool meant_for_other_gpus(const std::vector<FatbinImage>& group, uint32_t target_sm) {
+    return std::none_of(group.begin(), group.end(), [&](const FatbinImage& image) {
+        return image.kind == ImageKind::ptx && image.sm <= target_sm;
+    });
+}
+
+}  // namespace
+
+BinaryDecision decide_binary(const BinaryListing& listing, const Target& target) {
+    BinaryDecision out;
+    const auto& images = listing.scan.images;
+    const auto& registered = listing.registration.offsets;
+    // Group the images of each registered container; those of other
+    // containers are never loaded by the runtime.
+    std::map<uint64_t, std::vector<FatbinImage>> groups;
+    for (uint64_t offset : registered) groups[offset];
+    // nvcc's link stubs define no kernel: nothing in them is ever launched.
+    for (uint64_t offset : listing.registration.without_kernels) groups.erase(offset);
+    for (const FatbinImage& image : images) {
+        auto it = groups.find(image.container);
+        if (it == groups.end()) {
+            if (!registered.empty()) ++out.unregistered_images;
+            continue;
+        }
+        if (image.kind == ImageKind::sass || image.kind == ImageKind::ptx) it->second.push_back(image);
+    }
+    bool per_container = false;
+    for (const auto& [offset, group] : groups) per_container = per_container || !group.empty();
+    if (!per_container) {
+        // No registration (or nothing registered carries code): every image counts, best wins.
+        out.unregistered_images = 0;
+        FileDecision decision = decide_file(images, target);
+        out.verdict = decision.verdict;
+        out.image = decision.image ? decision.image->target_name() : "";
+        out.reason = decision.reason;
+        return out;
+    }
+    auto worse = [](Verdict a, Verdict b) { return static_cast<int>(a) > static_cast<int>(b); };
+    bool first = true;
+    std::string excused_reason;
+    for (const uint64_t offset : registered) {
+        auto found = groups.find(offset);
+        if (found == groups.end()) continue;
+        const auto& group = found->second;
+        if (group.empty()) continue;  // a registered container without SASS or PTX (LTO-IR only, empty)
+        FileDecision decision = decide_file(group, target);
+        ++out.registered;
+        ++(decision.verdict == Verdict::native ? out.native
+           : decision.verdict == Verdict::jit  ? out.jit
+                                               : out.none);
+        if (decision.verdict == Verdict::none && meant_for_other_gpus(group, target.sm)) {
+            ++out.for_other_gpus;
+            // Counted and named in the reason; decisive only when nothing else runs.
+            if (excused_reason.empty()) excused_reason = decision.reason;
+            continue;
+        }
+        if (first || worse(decision.verdict, out.verdict)) {
+            out.verdict = decision.verdict;
+            out.image = decision.image ? decision.image->target_name() : "";
+            out.reason = decision.reason;
+            first = false;
+        }
+    }
+    if (first) {
+        // Every fat binary with kernels is for other GPUs: nothing here runs.
+        out.verdict = Verdict::none;
+        out.reason = excused_reason;
+        out.for_other_gpus = 0;
+    }
+    // The counts matter when the fat binaries disagree; a unanimous answer
+    // reads as one image's would.
+    bool unanimous = out.native == out.registered || out.jit == out.registered || out.none == out.registered;
+    if (out.registered > 1 && !unanimous) {
+        std::string counts = std::to_string(out.native) + " native, " + std::to_string(out.jit) +
+                             " PTX JIT only, " + std::to_string(out.none) + " without an image";
+        if (out.for_other_gpus)
+            counts += " (" + std::to_string(out.for_other_gpus) +
+                      " of them code for other GPUs only, which a library dispatches there)";
+        out.reason = "of " + std::to_string(out.registered) + " registered fat binaries " + counts +
+                     "; the worst: " + out.reason;
+    }
+    return out;
 }
 
 }  // namespace strata::arch

@@ -49,13 +49,15 @@ Expected<ElfFile> parse_elf(Bytes bytes) {
         uint32_t name, type;
         uint64_t flags, offset, size;
         uint32_t link;
+        uint64_t address;
     };
     std::vector<Raw> raw(static_cast<size_t>(shnum));
     for (uint64_t i = 0; i < shnum; ++i) {
         uint64_t at = shoff + i * section_header_size;
         raw[i] = {load_le<uint32_t>(bytes, at),      load_le<uint32_t>(bytes, at + 4),
                   load_le<uint64_t>(bytes, at + 8),  load_le<uint64_t>(bytes, at + 24),
-                  load_le<uint64_t>(bytes, at + 32), load_le<uint32_t>(bytes, at + 40)};
+                  load_le<uint64_t>(bytes, at + 32), load_le<uint32_t>(bytes, at + 40),
+                  load_le<uint64_t>(bytes, at + 16)};
         if (raw[i].type != elf_section_nobits && raw[i].type != 0 &&
             !in_bounds(bytes, raw[i].offset, raw[i].size))
             return Error{"section " + std::to_string(i) + " [" + hex(raw[i].offset) + ", +" +
@@ -78,6 +80,7 @@ Expected<ElfFile> parse_elf(Bytes bytes) {
         section.type = r.type;
         section.flags = r.flags;
         section.offset = r.offset;
+        section.address = r.address;
         section.link = r.link;
         if (has_contents(r)) section.contents = slice(bytes, r.offset, r.size);
         elf.sections.push_back(std::move(section));

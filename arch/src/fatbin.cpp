@@ -98,6 +98,7 @@ Expected<uint64_t> parse_container(Bytes bytes, uint64_t at, uint64_t file_offse
         }
         image.section = section;
         image.offset = entry_offset;
+        image.container = file_offset + at;
         images.push_back(std::move(image));
         e += header_size + payload_size;
     }

@@ -173,3 +173,52 @@ TEST_CASE("a bare cubin, a raw fatbin, a shared library and a static archive") {
     CHECK(archive.listing.scan.images[0].section == "sass_only.o:.nv_fatbin");
     CHECK(archive.listing.scan.images[2].section == "ptx_only.o:.nv_fatbin");
 }
+
+TEST_CASE("each registered fat binary is judged on its own: the worst translation unit decides") {
+    Loaded two = load("libtwo_units.so");
+    REQUIRE(two.listing.registration.has_segment);
+    // Unit A, unit B, and nvcc's kernel-less link stub (nvcc's default architecture).
+    CHECK(two.listing.registration.offsets.size() == 3);
+    // Any-image-native would say native: the file does carry sm_90 SASS.
+    CHECK(decide_file(two.listing.scan.images, {90, std::nullopt}).verdict == Verdict::native);
+    BinaryDecision on_hopper = decide_binary(two.listing, {90, std::nullopt});
+    CHECK(on_hopper.verdict == Verdict::jit);  // unit A has only sm_80 SASS and compute_80 PTX
+    CHECK(on_hopper.registered == 2);          // the stub defines no kernel and does not count
+    CHECK(on_hopper.native == 1);
+    CHECK(on_hopper.jit == 1);
+    CHECK(on_hopper.reason.find("of 2 registered fat binaries 1 native, 1 PTX JIT only") !=
+          std::string::npos);
+    // Unit B has sm_90 SASS only: on CC 8.0 it is code for another GPU (as
+    // NVIDIA's libraries register per-architecture kernels), counted but not
+    // decisive while unit A runs.
+    BinaryDecision on_ampere = decide_binary(two.listing, {80, std::nullopt});
+    CHECK(on_ampere.verdict == Verdict::native);
+    CHECK(on_ampere.none == 1);
+    CHECK(on_ampere.for_other_gpus == 1);
+    CHECK(on_ampere.reason.find("1 of them code for other GPUs only") != std::string::npos);
+    // When nothing registered can run, the file cannot.
+    CHECK(decide_binary(two.listing, {75, std::nullopt}).verdict == Verdict::none);
+    // A plain object or cubin has no registration: the best image decides, as before.
+    Loaded object = load("sass_ptx.o");
+    CHECK(object.listing.registration.offsets.empty());
+    CHECK(decide_binary(object.listing, {90, std::nullopt}).verdict == Verdict::jit);
+    CHECK(decide_binary(object.listing, {90, std::nullopt}).registered == 0);
+}
+
+TEST_CASE("relocatable fat binaries (-rdc) are inputs of the device link, never loaded: they do not count") {
+    Loaded rdc = load("librdc.so");
+    REQUIRE(rdc.listing.registration.has_segment);
+    CHECK(rdc.listing.registration.relocatable >= 2);  // one per object
+    bool any_relocatable_ptx = false;
+    for (const FatbinImage& image : rdc.listing.scan.images)
+        any_relocatable_ptx =
+            any_relocatable_ptx || (image.section == "__nv_relfatbin" && image.kind == ImageKind::ptx);
+    CHECK(any_relocatable_ptx);
+    // The device-linked fat binary the runtime loads carries sm_80 SASS only:
+    // the relocatable PTX beside it cannot rescue CC 9.0.
+    CHECK(decide_file(rdc.listing.scan.images, {90, std::nullopt}).verdict == Verdict::jit);
+    BinaryDecision hopper = decide_binary(rdc.listing, {90, std::nullopt});
+    CHECK(hopper.verdict == Verdict::none);
+    CHECK(hopper.unregistered_images >= 2);
+    CHECK(decide_binary(rdc.listing, {80, std::nullopt}).verdict == Verdict::native);
+}

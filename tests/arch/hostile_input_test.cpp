@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <tuple>
+#include <vector>
 
 #include "strata/arch/binary.h"
 #include "strata/arch/compatibility.h"
@@ -235,4 +237,97 @@ TEST_CASE("every input the fuzzer ever crashed on is read cleanly now") {
         ++count;
     }
     CHECK(count >= 1);
+}
+
+namespace {
+
+// An ELF64 with the named PROGBITS sections (contents, sh_addr), a
+// .shstrtab, and the section table at the end.
+std::string elf_with_sections(const std::vector<std::tuple<std::string, std::string, uint64_t>>& sections) {
+    std::string names(1, '\0');
+    std::vector<uint32_t> name_at;
+    for (const auto& [name, contents, address] : sections) {
+        name_at.push_back(static_cast<uint32_t>(names.size()));
+        names += name + '\0';
+    }
+    uint32_t shstrtab_name = static_cast<uint32_t>(names.size());
+    names += std::string(".shstrtab") + '\0';
+    std::string file(64, '\0');
+    std::memcpy(file.data(),
+                "\x7f"
+                "ELF",
+                4);
+    file[4] = 2;
+    file[5] = 1;
+    put16(file, 16, 3);   // ET_DYN
+    put16(file, 18, 62);  // x86-64
+    std::vector<uint64_t> offsets;
+    for (const auto& [name, contents, address] : sections) {
+        offsets.push_back(file.size());
+        file += contents;
+    }
+    uint64_t names_offset = file.size();
+    file += names;
+    while (file.size() % 8) file += '\0';
+    uint64_t table = file.size();
+    size_t count = sections.size() + 2;
+    file.resize(table + 64 * count, '\0');
+    for (size_t i = 0; i < sections.size(); ++i) {
+        size_t at = table + 64 * (i + 1);
+        put32(file, at, name_at[i]);
+        put32(file, at + 4, 1);  // PROGBITS
+        put64(file, at + 8, 0x2);
+        put64(file, at + 16, std::get<2>(sections[i]));
+        put64(file, at + 24, offsets[i]);
+        put64(file, at + 32, std::get<1>(sections[i]).size());
+    }
+    size_t at = table + 64 * (count - 1);
+    put32(file, at, shstrtab_name);
+    put32(file, at + 4, 3);  // STRTAB
+    put64(file, at + 24, names_offset);
+    put64(file, at + 32, names.size());
+    put64(file, 40, table);
+    put16(file, 58, 64);
+    put16(file, 60, static_cast<uint16_t>(count));
+    put16(file, 62, static_cast<uint16_t>(count - 1));
+    return file;
+}
+
+std::string wrapper(uint32_t magic, uint32_t version, uint64_t data, uint64_t list) {
+    std::string out(24, '\0');
+    put32(out, 0, magic);
+    put32(out, 4, version);
+    put64(out, 8, data);
+    put64(out, 16, list);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("registration wrappers that lie are warnings, never reads out of bounds") {
+    std::string fatbin = container(2, 80, std::string(32, 'c'));
+    std::string segment =
+        wrapper(0x466243b1, 1, 0x10000, 0) +        // the container, registered
+        wrapper(0xdeadbeef, 1, 0x10000, 0) +        // wrong magic
+        wrapper(0x466243b1, 1, 0xffffffff00, 0) +   // points outside every section
+        wrapper(0x466243b1, 2, 0x10000, 0x20000) +  // a prelinked list that is not in the file
+        std::string(7, 'x');                        // a torn last wrapper
+    auto listing =
+        read(elf_with_sections({{".nv_fatbin", fatbin, 0x10000}, {".nvFatBinSegment", segment, 0x30000}}));
+    REQUIRE(listing);
+    CHECK(listing->registration.has_segment);
+    CHECK(listing->registration.offsets.size() == 1);  // counted once though named twice
+    CHECK(listing->registration.warnings.size() == 2);
+    CHECK(listing->registration.warnings[0].find("magic 0xdeadbeef") != std::string::npos);
+    CHECK(listing->registration.warnings[1].find("outside every section") != std::string::npos);
+    BinaryDecision decision = decide_binary(*listing, {80, std::nullopt});
+    CHECK(decision.verdict == Verdict::native);
+    CHECK(decision.registered == 1);
+    // A segment of a million bogus wrappers is bounded and answers at once.
+    std::string flood;
+    for (int i = 0; i < 200000; ++i) flood += wrapper(0x466243b1, 1, 0x10000 + (i % 7), 0);
+    auto flooded =
+        read(elf_with_sections({{".nv_fatbin", fatbin, 0x10000}, {".nvFatBinSegment", flood, 0x30000}}));
+    REQUIRE(flooded);
+    CHECK(flooded->registration.offsets.size() == 7);
 }

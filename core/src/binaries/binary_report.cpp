@@ -57,12 +57,12 @@ bool has_device_code(const ScannedFile& file) {
 
 }  // namespace
 
-Coverage coverage_of(const std::vector<FatbinImage>& images,
-                     const std::optional<arch::DriverVersion>& driver) {
+Coverage coverage_of(const arch::BinaryListing& listing, const std::optional<arch::DriverVersion>& driver) {
     Coverage out;
+    // Every architecture, also those current toolkits no longer build for:
+    // a file with sm_70 SASS runs natively on 7.0, whatever CUDA 13 dropped.
     for (const arch::ArchInfo& info : arch::architectures()) {
-        if (!info.removed_in.empty()) continue;  // GPUs no current toolkit builds for
-        auto decision = arch::decide_file(images, {info.sm, driver});
+        auto decision = arch::decide_binary(listing, {info.sm, driver});
         if (decision.verdict == arch::Verdict::native) out.native.push_back(info.sm);
         if (decision.verdict == arch::Verdict::jit) out.jit.push_back(info.sm);
     }
@@ -118,13 +118,23 @@ std::string render_arch_text(const ScanResult& scan, const ArchOptions& options)
                        pad_right(std::to_string(count), 8) + section + "\n";
             }
         }
+        const arch::Registration& registration = file.listing.registration;
+        if (!registration.offsets.empty()) {
+            arch::BinaryDecision any = arch::decide_binary(file.listing, {0, std::nullopt});
+            out += "  registered with the CUDA runtime: " + std::to_string(registration.offsets.size()) +
+                   " fat binaries (each loaded and judged on its own)";
+            if (any.unregistered_images)
+                out += "; " + std::to_string(any.unregistered_images) +
+                       " image(s) in fat binaries it never loads (kept for device-side linking) do not count";
+            out += "\n";
+        }
         if (options.targets.empty()) {
-            Coverage coverage = coverage_of(images, options.driver);
+            Coverage coverage = coverage_of(file.listing, options.driver);
             out += "  runs natively on CC: " + cc_list(coverage.native) + "\n";
             out += "  runs by PTX JIT on CC: " + cc_list(coverage.jit) + "\n";
         }
         for (const ArchTarget& target : options.targets) {
-            auto decision = arch::decide_file(images, target_of(target, options));
+            auto decision = arch::decide_binary(file.listing, target_of(target, options));
             out += "  " + target.label + ": " + std::string(arch::verdict_name(decision.verdict)) + " — " +
                    decision.reason + "\n";
         }
@@ -182,25 +192,38 @@ std::string arch_to_json(const ScanResult& scan, const ArchOptions& options, int
             json.end_object();
         }
         json.end_array();
+        if (!file.listing.registration.offsets.empty()) {
+            arch::BinaryDecision any = arch::decide_binary(file.listing, {0, std::nullopt});
+            json.field("registered_fat_binaries", file.listing.registration.offsets.size())
+                .field("unregistered_images", any.unregistered_images);
+        }
         if (has_device_code(file)) {
-            Coverage coverage = coverage_of(images, options.driver);
+            Coverage coverage = coverage_of(file.listing, options.driver);
             json.key("runs_natively_on").begin_array();
             for (uint32_t sm : coverage.native) json.value(arch::cc_text(sm));
             json.end_array().key("runs_by_jit_on").begin_array();
             for (uint32_t sm : coverage.jit) json.value(arch::cc_text(sm));
             json.end_array().key("verdicts").begin_array();
             for (const ArchTarget& target : options.targets) {
-                auto decision = arch::decide_file(images, target_of(target, options));
+                auto decision = arch::decide_binary(file.listing, target_of(target, options));
                 json.begin_object()
                     .field("target", target.label)
                     .field("compute_capability", arch::cc_text(target.sm))
                     .field("verdict", arch::verdict_name(decision.verdict))
                     .key("image");
-                if (decision.image)
-                    json.value(decision.image->target_name());
+                if (!decision.image.empty())
+                    json.value(decision.image);
                 else
                     json.null();
-                json.field("reason", decision.reason).end_object();
+                json.field("reason", decision.reason);
+                if (decision.registered)
+                    json.key("registered")
+                        .begin_object()
+                        .field("native", decision.native)
+                        .field("jit", decision.jit)
+                        .field("none", decision.none)
+                        .end_object();
+                json.end_object();
             }
             json.end_array();
         }
@@ -220,8 +243,7 @@ int arch_exit_code(const ScanResult& scan, const ArchOptions& options) {
         if (!file.error.empty()) return 2;
         if (!has_device_code(file)) continue;
         for (const ArchTarget& target : options.targets)
-            if (arch::decide_file(file.listing.scan.images, target_of(target, options)).verdict ==
-                arch::Verdict::none)
+            if (arch::decide_binary(file.listing, target_of(target, options)).verdict == arch::Verdict::none)
                 code = 1;
     }
     return code;

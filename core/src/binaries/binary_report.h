@@ -33,7 +33,6 @@ int arch_exit_code(const ScanResult& scan, const ArchOptions& options);
 struct Coverage {
     std::vector<uint32_t> native, jit;
 };
-Coverage coverage_of(const std::vector<arch::FatbinImage>& images,
-                     const std::optional<arch::DriverVersion>& driver);
+Coverage coverage_of(const arch::BinaryListing& listing, const std::optional<arch::DriverVersion>& driver);
 
 }  // namespace strata

@@ -38,14 +38,23 @@ FileVerdicts judge_files(const std::vector<std::string>& files, const std::vecto
         ++out.files_with_code;
         std::string name = std::filesystem::path(path).filename().string();
         for (const GpuInfo& gpu : gpus) {
-            auto decision = arch::decide_file(listing->scan.images, {gpu.sm, driver});
+            // Each registered fat binary on its own: the worst decides (arch::decide_binary).
+            auto decision = arch::decide_binary(*listing, {gpu.sm, driver});
             // A target without a name is a compute capability someone gave, not a GPU here.
             std::string gpu_text = gpu.name.empty() ? "CC " + arch::cc_text(gpu.sm)
                                                     : "GPU " + std::to_string(gpu.index) + " (" + gpu.name +
                                                           ", CC " + arch::cc_text(gpu.sm) + ")";
+            bool unanimous = decision.native == decision.registered || decision.jit == decision.registered ||
+                             decision.none == decision.registered;
+            std::string counts = decision.registered > 1 && !unanimous
+                                     ? "; " + std::to_string(decision.registered) +
+                                           " registered fat binaries: " + std::to_string(decision.native) +
+                                           " native, " + std::to_string(decision.jit) + " JIT only, " +
+                                           std::to_string(decision.none) + " without an image"
+                                     : "";
             out.evidence += (out.evidence.empty() ? "" : "\n") + gpu_text + ": " + name + " -> " +
-                            (decision.image ? decision.image->target_name() : std::string("no image")) +
-                            " (" + std::string(arch::verdict_name(decision.verdict)) + ")";
+                            (decision.image.empty() ? std::string("no image") : decision.image) + " (" +
+                            std::string(arch::verdict_name(decision.verdict)) + ")" + counts;
             Status status = decision.verdict == arch::Verdict::native ? Status::pass
                             : decision.verdict == arch::Verdict::jit  ? Status::warn
                                                                       : Status::fail;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "strata/arch/fatbin.h"
+#include "strata/arch/registration.h"
 
 namespace strata::arch {
 
@@ -20,6 +21,10 @@ BinaryFormat sniff_format(Bytes bytes);
 struct BinaryListing {
     BinaryFormat format = BinaryFormat::not_binary;
     FatbinScan scan;  // images from every container (archive members prefix their section names)
+    // For a host ELF: the containers the CUDA runtime registers at load time
+    // (.nvFatBinSegment). Empty for cubins, raw fat binaries, archives and
+    // ELF files without that segment.
+    Registration registration;
 };
 
 // Errors are one line and name the structure at fault; warnings (a malformed

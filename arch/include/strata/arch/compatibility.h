@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "strata/arch/binary.h"
 #include "strata/arch/fatbin.h"
 #include "strata/arch/tables.h"
 
@@ -36,5 +37,25 @@ struct FileDecision {
 // The best image for the target: exact-match SASS, else the newest compatible
 // SASS, else the newest PTX the driver can JIT.
 FileDecision decide_file(const std::vector<FatbinImage>& images, const Target& target);
+
+// The verdict for a whole binary. A host binary's registered fat binaries
+// are loaded one by one (one per translation unit), so each is decided on its
+// own and the worst decides: a library whose fat binaries mostly carry sm_80
+// SASS and PTX and a few sm_90 SASS JIT-compiles most kernels on CC 9.0,
+// though "any image native" would say otherwise. Containers the runtime never
+// registers (kept for device-side linking) do not count. Without a
+// registration (a cubin, a raw fat binary, an archive) the best image decides.
+struct BinaryDecision {
+    Verdict verdict = Verdict::none;
+    std::string image;      // target of the image picked in the deciding fat binary, "" for none
+    std::string reason;     // with "N of M registered fat binaries" when there are several
+    size_t registered = 0;  // registered fat binaries with device code (0: decided over all images)
+    size_t native = 0, jit = 0, none = 0;  // of those, by verdict
+    // Of `none`: SASS for other GPUs only (kernels a library dispatches on
+    // other GPUs); they never decide while another fat binary runs.
+    size_t for_other_gpus = 0;
+    size_t unregistered_images = 0;  // images in containers the runtime never loads
+};
+BinaryDecision decide_binary(const BinaryListing& listing, const Target& target);
 
 }  // namespace strata::arch

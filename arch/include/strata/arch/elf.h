@@ -17,15 +17,17 @@ inline constexpr uint32_t elf_section_progbits = 1;
 inline constexpr uint32_t elf_section_note = 7;
 inline constexpr uint32_t elf_section_nobits = 8;
 inline constexpr uint32_t elf_section_dynamic = 6;
+inline constexpr uint32_t elf_section_rela = 4;
 inline constexpr uint64_t elf_flag_execinstr = 0x4;
 
 struct ElfSection {
     std::string name;
     uint32_t type = 0;
     uint64_t flags = 0;
-    uint64_t offset = 0;  // in the file
-    uint32_t link = 0;    // sh_link: for .dynamic, the index of its string table
-    Bytes contents;       // empty for SHT_NOBITS
+    uint64_t offset = 0;   // in the file
+    uint64_t address = 0;  // sh_addr: where it is mapped (pointers in the file are these)
+    uint32_t link = 0;     // sh_link: for .dynamic, the index of its string table
+    Bytes contents;        // empty for SHT_NOBITS
 };
 
 struct ElfFile {
