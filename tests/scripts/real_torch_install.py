@@ -158,6 +158,26 @@ try:
     code, report = frameworks(broken, "8.0", "550.54.15")
     expect(code == 1 and check(report, "framework.libraries.torch")["status"] == "fail",
            f"without its cuDNN wheel: framework.libraries fails, exit {code}")
+
+    # A CUDA 12 build given CUDA 13 copies of the same sonames: its cuSPARSE and NCCL wheels are
+    # gone and the machine's CUDA 13 toolkit (ld.so.cache) has libcusparse.so.12 and libnccl.so.2.
+    cache = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True).stdout
+    system = {line.split("=>")[-1].strip() for line in cache.splitlines() if "libcusparse.so.12 " in line}
+    cuda13 = [p for p in system if subprocess.run(["sh", "-c", f"readelf -d '{p}' | grep -q 'libnvJitLink.so.13'"]).returncode == 0]
+    if cuda13:
+        mixed = layout("cuda13-copies")
+        for gone in ("nvidia/cusparse", "nvidia/nccl"):
+            shutil.rmtree(os.path.join(mixed, gone))
+        code, report = frameworks(mixed, "8.0", "550.54.15")
+        evidence = check(report, "framework.libraries.torch").get("evidence", "")
+        expect(code == 1 and "libcusparse.so.12: the loader picks a copy built for CUDA 13 (it links libnvJitLink.so.13)" in evidence,
+               f"a CUDA 13 libcusparse.so.12 ({cuda13[0]}) for a CUDA 12.1 torch is a failure, named")
+        nccl = [line.split("=>")[-1].strip() for line in cache.splitlines() if "libnccl.so.2 " in line]
+        if nccl and subprocess.run(["grep", "-q", "-a", "+cuda13", nccl[0]]).returncode == 0:
+            expect("libnccl.so.2: the loader picks a copy built for CUDA 13 (its version string" in evidence,
+                   f"the machine's NCCL ({nccl[0]}, +cuda13) is named by its version string")
+    else:
+        print("skip the CUDA-major case: no CUDA 13 libcusparse.so.12 in ld.so.cache here")
 finally:
     shutil.rmtree(scratch, ignore_errors=True)
 

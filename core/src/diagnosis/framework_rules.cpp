@@ -277,6 +277,29 @@ void check_libraries(const FrameworkInstall& install, Report& report) {
         const std::string& version = need.versions.front();
         std::string picked = need.soname + " (" + how + ") -> " + winner.real_path + " (" + winner.via +
                              (version.empty() ? "" : ", " + version) + ")";
+        // The same soname from another CUDA major (libcusparse.so.12 of CUDA
+        // 13 for a CUDA 12 build, NCCL +cuda13.0): it loads, then fails or
+        // misbehaves. Whatever copy it is, even the environment's own.
+        std::string framework_major = install.cuda_version.substr(0, install.cuda_version.find('.'));
+        if (!need.built_for_cuda.empty() && !framework_major.empty() &&
+            framework_major.find_first_not_of("0123456789") == std::string::npos &&
+            need.built_for_cuda != framework_major) {
+            std::string should_win =
+                !need.wheel_copy.empty() && canonical(need.wheel_copy) != canonical(winner.real_path)
+                    ? "the " + need.wheel + " wheel's copy (" + need.wheel_copy + ")"
+                    : "a copy built for CUDA " + framework_major +
+                          (need.missing_wheel.empty() ? "" : " (" + need.missing_wheel + ")");
+            note(need.optional ? Status::warn : Status::fail,
+                 need.soname + ": the loader picks a copy built for CUDA " + need.built_for_cuda + " (" +
+                     need.built_for_evidence + "), but " + label(install) + " is built for CUDA " +
+                     install.cuda_version + ": " + picked + "; " + should_win + " should win",
+                 "make " + should_win + " come first: take " + fs::path(winner.path).parent_path().string() +
+                     " out of " +
+                     (winner.via.rfind("LD_LIBRARY_PATH", 0) == 0 ? "LD_LIBRARY_PATH" : "the search path") +
+                     " for " + install.name +
+                     (need.missing_wheel.empty() ? "" : ", or pip install '" + need.missing_wheel + "'"));
+            continue;
+        }
         bool own = (!need.wheel_copy.empty() && canonical(winner.real_path) == canonical(need.wheel_copy)) ||
                    inside(canonical(winner.real_path), canonical(install.site_dir));
         if (own) {

@@ -207,7 +207,7 @@ void derive_cuda_from_binaries(FrameworkInstall& install) {
     if (recorded && recorded->major != from_isa->major) return;
     std::string said = install.cuda_version.empty()
                            ? ""
-                           : " (" + install.cuda_source + " says " + install.cuda_version + ")";
+                           : "; " + install.cuda_source + " says " + install.cuda_version;
     install.cuda_version = from_isa->text();
     install.cuda_source = "its PTX ISA " + install.newest_ptx_isa + said;
 }

@@ -6,6 +6,7 @@
 #include <optional>
 #include <regex>
 #include <set>
+#include <tuple>
 
 #include "diagnosis/rules.h"
 #include "frameworks/nvidia_wheels.h"
@@ -55,7 +56,9 @@ std::map<std::string, WheelFile> wheel_libraries(const std::vector<Distribution>
         if (dist.name.rfind("nvidia-", 0) != 0) continue;
         for (const std::string& file : dist.files) {
             std::string soname = soname_from_file_name(fs::path(file).filename().string());
-            if (is_cuda_library(soname) && !out.count(soname))
+            // A listed file that is gone (a broken install) ships nothing.
+            std::error_code error;
+            if (is_cuda_library(soname) && !out.count(soname) && fs::exists(file, error))
                 out[soname] = {dist.name, dist.metadata.version, file};
         }
     }
@@ -175,6 +178,32 @@ public:
 private:
     std::map<std::string, std::optional<arch::DynamicInfo>> cache_;
 };
+
+// The CUDA major a library copy was built for, from what it says itself: the
+// CUDA-major sonames it links (CUDA 13's libcusparse.so.12 links
+// libnvJitLink.so.13; its soname alone cannot tell), or NCCL's version string
+// ("NCCL version 2.28.9+cuda13.0"). Empty when it says nothing.
+std::pair<std::string, std::string> built_for_cuda(const std::string& path, const std::string& soname,
+                                                   const arch::DynamicInfo* dynamic) {
+    static const std::regex majored(R"(lib(cudart|cublas|cublasLt|nvJitLink|nvrtc)\.so\.(\d+))");
+    std::smatch match;
+    if (std::regex_match(soname, match, majored)) return {match[2].str(), "its soname"};
+    if (dynamic)
+        for (const std::string& needed : dynamic->needed)
+            if (std::regex_match(needed, match, majored)) return {match[2].str(), "it links " + needed};
+    if (soname.rfind("libnccl.so.", 0) == 0) {
+        auto file = arch::MappedFile::open(path);
+        if (!file) return {};
+        std::string_view bytes = file->bytes();
+        size_t at = bytes.find("NCCL version ");
+        if (at == std::string_view::npos) return {};
+        std::string text(bytes.substr(at, 64));
+        text = text.substr(0, text.find('\0'));
+        static const std::regex nccl(R"(NCCL version [\d.]+\+cuda(\d+)\.\d+.*)");
+        if (std::regex_match(text, match, nccl)) return {match[1].str(), "its version string '" + text + "'"};
+    }
+    return {};
+}
 
 // cuDNN's sub-libraries (libcudnn_ops_infer.so.8, libcudnn_graph.so.9, ...):
 // libcudnn.so.N dlopens them by name, so they are searched with *its*
@@ -311,6 +340,8 @@ void resolve_libraries(const ProbeContext& context, FrameworkInstall& install,
         if (!need.candidates.empty()) {
             // What the copy the loader picks brings along, searched its way.
             const std::string& chosen = need.candidates.front().path;
+            std::tie(need.built_for_cuda, need.built_for_evidence) =
+                built_for_cuda(chosen, need.soname, loaded_copies.get(chosen));
             if (const arch::DynamicInfo* copy = loaded_copies.get(chosen))
                 for (const std::string& soname : copy->needed)
                     if (is_cuda_library(soname) && !needs.count(soname)) {

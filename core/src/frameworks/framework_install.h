@@ -32,6 +32,9 @@ struct LibraryNeed {
     std::string expected;       // the version the framework was built for or pins; "" unknown
     std::vector<LibraryLocation> candidates;  // loader order: the first wins
     std::vector<std::string> versions;        // per candidate, "" when unknown
+    // The CUDA major the picked copy was built for and how that is known
+    // ("13", "it links libnvJitLink.so.13"); "" when the copy does not say.
+    std::string built_for_cuda, built_for_evidence;
 };
 
 struct FrameworkInstall {

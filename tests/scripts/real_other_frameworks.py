@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""ONNX Runtime, CuPy and a JAX CUDA 12 plugin pair from PyPI, and NCCL 2.20.5,
+judged from their files as the issue that asked for them established.
+
+Usage: real_other_frameworks.py STRATA FRAMEWORKS_CACHE
+FRAMEWORKS_CACHE holds ort/site (onnxruntime-gpu 1.20.2), cupy/site
+(cupy-cuda12x 13.3.0), jax12/site (jaxlib, jax-cuda12-plugin and -pjrt 0.4.35)
+and torch23/site (for nvidia-nccl-cu12 2.20.5), each installed by pip without
+dependencies (scripts/setup --test). Expected values and their sources:
+- onnxruntime-gpu 1.20.2 ships no build-info CUDA version in its wheel's
+  provider; its provider links libcublas.so.12 / libcudart.so.12 (CUDA 12) and
+  its newest PTX is ISA 8.2 (CUDA 12.2); its SASS stops at sm_80 and every
+  registered fat binary carries PTX (strata arch, and cuobjdump 13 where it reads).
+- jax-cuda12-plugin 0.4.35 requires nvidia-cudnn-cu12>=9.1 and
+  nvidia-nccl-cu12>=2.18.1 (its METADATA): floors, not build facts; its PTX is
+  ISA 8.3 (CUDA 12.3) while its runtime floor says 12.1.
+- NCCL 2.20.5: the one fat binary the runtime registers (.nvFatBinSegment ->
+  .nv_fatbin) holds SASS sm_50-sm_90 and no PTX; the compute_90 PTX lives only
+  in the relocatable __nv_relfatbin copies used for device linking. So CC 12.0
+  cannot run it, and CC 9.0 runs it natively.
+"""
+import json
+import os
+import subprocess
+import sys
+
+strata, cache = os.path.realpath(sys.argv[1]), os.path.realpath(sys.argv[2])
+failures = 0
+
+
+def expect(condition, message):
+    global failures
+    print(("ok   " if condition else "FAIL ") + message)
+    failures += not condition
+
+
+def frameworks(name, sm, driver):
+    run = subprocess.run([strata, "frameworks", "--json", "--site-packages", os.path.join(cache, name, "site"),
+                          "--sm", sm, "--driver", driver], capture_output=True, text=True, timeout=120)
+    return run.returncode, json.loads(run.stdout)
+
+
+def status(report, check_id):
+    return next((c["status"] for c in report["checks"] if c["id"] == check_id), "absent")
+
+
+def summary(report, check_id):
+    return next((c["summary"] for c in report["checks"] if c["id"] == check_id), "")
+
+
+# ONNX Runtime: CUDA from the binaries, so the driver is judged.
+code, report = frameworks("ort", "8.0", "550.54.15")
+facts = report["environment"]
+expect(str(facts["framework.onnxruntime.cuda_build"]["value"]).startswith("12"),
+       f"ONNX Runtime's CUDA build {facts['framework.onnxruntime.cuda_build']['value']} is derived from its binaries")
+expect(status(report, "framework.architectures.onnxruntime") == "pass", "CC 8.0: native sm_80 SASS")
+code, report = frameworks("ort", "8.0", "470.57.02")
+expect(status(report, "framework.cuda_driver.onnxruntime") == "fail" and code == 1,
+       "driver 470 (CUDA 11.4) cannot run its CUDA 12 provider: fail, exit 1")
+code, report = frameworks("ort", "9.0", "550.54.15")
+arch = summary(report, "framework.architectures.onnxruntime")
+expect(status(report, "framework.architectures.onnxruntime") == "warn" and "compute_80 PTX is JIT-compiled" in arch,
+       f"CC 9.0: its kernels JIT-compile from compute_80 PTX (no sm_90 SASS): {arch[:120]}")
+
+# JAX CUDA 12 pair: floors are requirements; CUDA from its PTX ISA.
+code, report = frameworks("jax12", "9.0", "550.54.15")
+facts = report["environment"]
+expect(facts.get("framework.jax.cudnn_required_min", {}).get("value") == "9.1"
+       and "framework.jax.cudnn_build" not in facts, "JAX: cuDNN >=9.1 is a floor (cudnn_required_min), not a build fact")
+expect(facts["framework.jax.cuda_build"]["value"] == "12.3", "JAX plugin: CUDA 12.3 from its PTX ISA 8.3, not the 12.1 floor")
+expect(status(report, "framework.architectures.jax") == "pass", "JAX on CC 9.0: native")
+expect(not any("different JAX releases" in c["summary"] for c in report["checks"]), "jaxlib and its plugin are one release")
+code, report = frameworks("jax12", "9.0", "535.54.03")
+expect(status(report, "framework.cuda_driver.jax") == "warn",
+       "driver 535 (CUDA 12.2) runs it under minor-version compatibility, but not its 12.3 PTX: warn")
+
+# CuPy: found and judged.
+code, report = frameworks("cupy", "9.0", "550.54.15")
+expect(status(report, "framework.architectures.cupy") == "pass", "CuPy on CC 9.0: native")
+code, report = frameworks("cupy", "12.0", "580.65.06")
+expect(status(report, "framework.architectures.cupy") in ("warn", "fail"), "CuPy on CC 12.0: no native SASS")
+
+# NCCL 2.20.5: only registered fat binaries decide.
+nccl = os.path.join(cache, "torch23", "site", "nvidia", "nccl", "lib", "libnccl.so.2")
+run = subprocess.run([strata, "arch", "--json", nccl, "--sm", "12.0", "--sm", "9.0"], capture_output=True, text=True)
+doc = json.loads(run.stdout)["files"][0]
+verdicts = {v["compute_capability"]: v["verdict"] for v in doc["verdicts"]}
+expect(verdicts == {"12.0": "none", "9.0": "native"} and run.returncode == 1,
+       f"NCCL 2.20.5: CC 12.0 none, CC 9.0 native ({verdicts}), exit {run.returncode}")
+expect(doc["registered_fat_binaries"] == 1 and doc["unregistered_images"] > 0,
+       f"one registered fat binary; {doc['unregistered_images']} device-link images do not count")
+sys.exit(1 if failures else 0)
