@@ -178,7 +178,9 @@ BinaryDecision decide_binary(const BinaryListing& listing, const Target& target)
     for (const FatbinImage& image : images) {
         auto it = groups.find(image.container);
         if (it == groups.end()) {
-            if (!registered.empty()) ++out.unregistered_images;
+            bool is_registered =
+                std::find(registered.begin(), registered.end(), image.container) != registered.end();
+            if (!registered.empty() && !is_registered) ++out.unregistered_images;
             continue;
         }
         if (image.kind == ImageKind::sass || image.kind == ImageKind::ptx) it->second.push_back(image);

@@ -121,8 +121,9 @@ std::string render_arch_text(const ScanResult& scan, const ArchOptions& options)
         const arch::Registration& registration = file.listing.registration;
         if (!registration.offsets.empty()) {
             arch::BinaryDecision any = arch::decide_binary(file.listing, {0, std::nullopt});
-            out += "  registered with the CUDA runtime: " + std::to_string(registration.offsets.size()) +
-                   " fat binaries (each loaded and judged on its own)";
+            size_t count = registration.offsets.size();
+            out += "  registered with the CUDA runtime: " + std::to_string(count) +
+                   (count == 1 ? " fat binary" : " fat binaries (each loaded and judged on its own)");
             if (any.unregistered_images)
                 out += "; " + std::to_string(any.unregistered_images) +
                        " image(s) in fat binaries it never loads (kept for device-side linking) do not count";
