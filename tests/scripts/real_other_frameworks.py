@@ -89,4 +89,23 @@ expect(verdicts == {"12.0": "none", "9.0": "native"} and run.returncode == 1,
        f"NCCL 2.20.5: CC 12.0 none, CC 9.0 native ({verdicts}), exit {run.returncode}")
 expect(doc["registered_fat_binaries"] == 1 and doc["unregistered_images"] > 0,
        f"one registered fat binary; {doc['unregistered_images']} device-link images do not count")
+# JAX given NCCL 2.20.5 (no image for CC 12.0): every library it will load is judged.
+import shutil
+import tempfile
+scratch = tempfile.mkdtemp(prefix="strata-jax-nccl-", dir=cache)
+try:
+    site = os.path.join(scratch, "site")
+    subprocess.run(["cp", "-al", os.path.join(cache, "jax12", "site"), site], check=True)
+    os.makedirs(os.path.join(site, "nvidia"), exist_ok=True)
+    torch_site = os.path.join(cache, "torch23", "site")
+    subprocess.run(["cp", "-al", os.path.join(torch_site, "nvidia", "nccl"), os.path.join(site, "nvidia")], check=True)
+    subprocess.run(["cp", "-al", os.path.join(torch_site, "nvidia_nccl_cu12-2.20.5.dist-info"), site], check=True)
+    run = subprocess.run([strata, "frameworks", "--json", "--site-packages", site, "--sm", "12.0", "--driver", "580.65.06"],
+                         capture_output=True, text=True, timeout=120)
+    report = json.loads(run.stdout)
+    code_check = summary(report, "framework.library_code.jax")
+    expect(run.returncode == 1 and status(report, "framework.library_code.jax") == "fail" and "libnccl.so.2" in code_check,
+           f"JAX with nvidia-nccl-cu12 2.20.5 on CC 12.0: fails and names NCCL ({code_check[:90]})")
+finally:
+    shutil.rmtree(scratch, ignore_errors=True)
 sys.exit(1 if failures else 0)

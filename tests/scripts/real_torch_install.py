@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 """strata judges a complete, real pip install of PyTorch right, however it is laid out.
 
-Usage: real_torch_install.py STRATA SITE
+Usage: real_torch_install.py STRATA SITE [CUOBJDUMP]
 SITE holds torch 2.3.0 (CUDA 12.1) with every nvidia-* wheel it pins, installed
 by pip (scripts/setup --test). Layouts are made from it with hard links (no
 copies): the same directory as an absolute path, a relative one and `.`; with
 every RECORD removed; torch as egg-info, with and without installed-files.txt;
 a conda-style prefix whose conda-meta lists torch's files; and a broken install
 without its cuDNN wheel. Each gives the verdicts derived from the device code.
+
+The oracle, where given: cuobjdump 12.4 (Debian trixie's nvidia-cuda-toolkit,
+which scripts/setup --test fetches) must list the same images, by kind and
+architecture, as strata finds in .nv_fatbin of every shared library.
 
 Expected architectures, and where they come from: PyTorch 2.3's release wheels
 for CUDA 12.1 are built with TORCH_CUDA_ARCH_LIST="5.0;6.0;7.0;7.5;8.0;8.6;9.0"
@@ -26,6 +30,7 @@ import sys
 import tempfile
 
 strata, site = os.path.realpath(sys.argv[1]), os.path.realpath(sys.argv[2])
+cuobjdump = sys.argv[3] if len(sys.argv) > 3 else None
 failures = 0
 OWN_SASS = ["sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90"]
 
@@ -51,6 +56,43 @@ def verdicts(report):
 def check(report, check_id):
     return next((c for c in report["checks"] if c["id"] == check_id), {"status": "absent", "summary": ""})
 
+
+# The oracle: cuobjdump 12.4 (Debian trixie) lists every image of every shared
+# library; strata's images, by kind and architecture, must be the same multiset.
+if cuobjdump and os.access(cuobjdump, os.X_OK):
+    import collections
+    import re
+    line = re.compile(r"^(ELF|PTX) file\s+\d+: .*\.sm_(\d+[af]?)\.(cubin|ptx)$")
+    libraries = sorted(os.path.join(d, f) for d, _, files in os.walk(site) for f in files
+                       if (f.endswith(".so") or ".so." in f) and not os.path.islink(os.path.join(d, f)))
+    agreed, with_code = 0, 0
+    for path in libraries:
+        listing = subprocess.run([cuobjdump, "--list-elf", "--list-ptx", path], capture_output=True, text=True)
+        theirs = collections.Counter()
+        for text in listing.stdout.splitlines():
+            m = line.match(text.strip())
+            if m:
+                arch = m.group(2)
+                # Arch-specific variants begin with sm_90a; cuobjdump 12.4 prints "sm_50a",
+                # "sm_60a" for a few legacy cuBLAS cubins whose flag bits it misreads.
+                if arch.endswith("a") and int(arch[:-1]) < 90:
+                    arch = arch[:-1]
+                theirs[("sm_" if m.group(1) == "ELF" else "compute_") + arch] += 1
+        run = subprocess.run([strata, "arch", "--json", path], capture_output=True, text=True)
+        doc = json.loads(run.stdout)["files"][0]
+        # cuobjdump lists .nv_fatbin only; strata also reads the containers libraries keep
+        # elsewhere (.rodata, __nv_relfatbin), which are compared by strata's own tests.
+        ours = collections.Counter(i["target"] for i in doc.get("images", [])
+                                   if i["kind"] in ("sass", "ptx") and i["section"] == ".nv_fatbin")
+        with_code += bool(theirs)
+        if ours == theirs:
+            agreed += 1
+        else:
+            expect(False, f"{os.path.relpath(path, site)}: strata {dict(ours)} != cuobjdump 12.4 {dict(theirs)}")
+    expect(agreed == len(libraries) and with_code > 10,
+           f"cuobjdump 12.4 agrees image for image on all {len(libraries)} shared libraries ({with_code} with device code)")
+else:
+    print("skip the cuobjdump 12.4 oracle: not given (scripts/setup --test fetches it)")
 
 # The matrix on the install as pip laid it out.
 code, report = frameworks(site, "8.0", "550.54.15")
