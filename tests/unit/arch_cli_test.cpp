@@ -1,4 +1,6 @@
 // `strata arch` end to end on the nvcc-built fixtures (needs nvcc at build time).
+#include <sys/stat.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -25,6 +27,15 @@ TEST_CASE("strata arch: files and trees, verdicts, JSON, and bad input") {
         CHECK(result.out.find("runs natively on CC: 8.0 8.6 8.8 8.9") != std::string::npos);
         CHECK(result.out.find("1 non-binary file(s) skipped") != std::string::npos);
         std::filesystem::remove_all(tree);
+    }
+    SECTION("a FIFO named as a binary is a one-line error, not a hang") {
+        std::string fifo = strata::test::scratch_path("arch-fifo");
+        std::filesystem::remove(fifo);
+        REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+        auto result = run_process({strata_binary(), "arch", fifo});
+        CHECK(result.exit_code == 2);
+        CHECK(result.out.find(fifo + ": error: not a regular file") != std::string::npos);
+        std::filesystem::remove(fifo);
     }
     SECTION("a target the file cannot run on exits 1 and says why") {
         auto result = run_process({strata_binary(), "arch", dir + "/sm80.o", "--sm", "9.0"});

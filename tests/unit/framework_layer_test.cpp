@@ -2,7 +2,10 @@
 // files around shared libraries whose device code nvcc built for chosen
 // architectures (tests/frameworks), judged by `strata frameworks`, `doctor`
 // and `env` for given GPUs and drivers.
+#include <sys/stat.h>
+
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -431,4 +434,38 @@ TEST_CASE("strata explain says which framework cause holds here") {
         CHECK(libraries["state"] == "HOLDS");
         CHECK(contains(libraries["evidence"], "an older copy shadows the nvidia-cudnn-cu12 wheel's copy"));
     }
+}
+
+TEST_CASE("strata frameworks: FIFOs, oversized and escaping file lists in site-packages are bounded") {
+    namespace fs = std::filesystem;
+    std::string site = strata::test::scratch_path("hostile-site");
+    fs::remove_all(site);
+    fs::create_directories(site + "/torch-2.5.1.dist-info");
+    fs::create_directories(site + "/torch/lib");
+    fs::create_directories(site + "/numpy-2.0.dist-info");
+    std::ofstream(site + "/torch-2.5.1.dist-info/METADATA")
+        << "Metadata-Version: 2.1\nName: torch\nVersion: 2.5.1\n";
+    // RECORD: 20 MiB of lines, an entry that climbs out of site-packages,
+    // and entries that are FIFOs where a library and version.py should be.
+    {
+        std::ofstream record(site + "/torch-2.5.1.dist-info/RECORD");
+        record << "torch/version.py,,\ntorch/lib/libtorch_cuda.so,,\n../../../etc/passwd,,\n";
+        std::string filler = "torch/filler/" + std::string(200, 'f') + ".py,sha256=x,1\n";
+        for (size_t written = 0; written < (20u << 20); written += filler.size()) record << filler;
+    }
+    REQUIRE(::mkfifo((site + "/torch/version.py").c_str(), 0600) == 0);
+    REQUIRE(::mkfifo((site + "/torch/lib/libtorch_cuda.so").c_str(), 0600) == 0);
+    // Another distribution's METADATA is a FIFO too.
+    REQUIRE(::mkfifo((site + "/numpy-2.0.dist-info/METADATA").c_str(), 0600) == 0);
+    auto start = std::chrono::steady_clock::now();
+    auto result =
+        run_process({strata_binary(), "frameworks", "--json", "--site-packages", site, "--sm", "9.0"});
+    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(60));
+    INFO(result.err);
+    REQUIRE((result.exit_code == 0 || result.exit_code == 1));
+    auto report = nlohmann::json::parse(result.out);
+    CHECK(report["environment"]["framework.torch.version"]["value"] == "2.5.1");
+    // The escaping entry is not the framework's file, and nothing hung.
+    CHECK(result.out.find("/etc/passwd") == std::string::npos);
+    fs::remove_all(site);
 }

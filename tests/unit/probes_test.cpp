@@ -1,7 +1,13 @@
 // The core's probes against fixture trees: synthetic machines built per test.
 #include "probes/probes.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
 
 #include "support/fixture_tree.h"
 #include "support/ld_cache_builder.h"
@@ -210,4 +216,32 @@ TEST_CASE("CUDA_VISIBLE_DEVICES that hides every GPU") {
     CHECK(check(probe(tree, {{"CUDA_VISIBLE_DEVICES", "0,1"}}), "device.cuda_visible_devices").status ==
           Status::pass);
     CHECK_FALSE(probe(tree).find_check("device.cuda_visible_devices"));
+}
+
+TEST_CASE("read_file stops at its limit and never blocks on a FIFO or reads a device") {
+    namespace fs = std::filesystem;
+    fs::path dir = fs::temp_directory_path() / ("strata-read-file-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    // A file larger than the limit: exactly the limit comes back (the old
+    // loop appended its last buffer forever once the limit was reached).
+    {
+        std::ofstream big(dir / "METADATA", std::ios::binary);
+        big << std::string(3 << 20, 'm');
+    }
+    auto limited = read_file(dir / "METADATA", 1 << 20);
+    REQUIRE(limited);
+    CHECK(limited->size() == (1u << 20));
+    // A FIFO standing where a file should be: refused at once, no reader needed.
+    REQUIRE(::mkfifo((dir / "fifo").c_str(), 0600) == 0);
+    auto start = std::chrono::steady_clock::now();
+    CHECK_FALSE(read_file(dir / "fifo"));
+    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
+    // Devices and directories are not files either.
+    CHECK_FALSE(read_file("/dev/zero"));
+    CHECK_FALSE(read_file(dir));
+    // /proc files report size 0 and are read to their end.
+    auto self = read_file("/proc/self/status");
+    REQUIRE(self);
+    CHECK(self->find("Pid:") != std::string::npos);
+    fs::remove_all(dir);
 }

@@ -1,8 +1,11 @@
 #include "probes/probe_context.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-#include <fstream>
+#include <algorithm>
+#include <cerrno>
 #include <system_error>
 
 #include "probes/library_search.h"
@@ -51,15 +54,30 @@ std::optional<std::string> ProbeContext::env(std::string_view name) const {
 }
 
 std::optional<std::string> read_file(const std::filesystem::path& path, size_t limit) {
-    // /proc and /sys files report size 0, so read until EOF rather than stat.
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return std::nullopt;
+    // Opened without blocking (a FIFO standing in for a file must not hang
+    // strata), then only a regular file is read. /proc and /sys files are
+    // regular but report size 0, so the loop reads until EOF or the limit.
+    int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) return std::nullopt;
+    struct stat info {};
+    if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+        ::close(fd);
+        return std::nullopt;
+    }
     std::string data;
-    char buffer[4096];
-    while (data.size() < limit && in.read(buffer, sizeof buffer), in.gcount() > 0)
-        data.append(buffer, static_cast<size_t>(in.gcount()));
-    if (in.bad()) return std::nullopt;
-    if (data.size() > limit) data.resize(limit);
+    char buffer[65536];
+    while (data.size() < limit) {
+        size_t want = std::min(sizeof buffer, limit - data.size());
+        ssize_t got = ::read(fd, buffer, want);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) {
+            ::close(fd);
+            return std::nullopt;
+        }
+        if (got == 0) break;
+        data.append(buffer, static_cast<size_t>(got));
+    }
+    ::close(fd);
     return data;
 }
 
