@@ -31,5 +31,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (image.kind == ImageKind::sass) (void)read_cubin_info(*contents);
     }
     (void)decide_file(listing->scan.images, {121, {}});
+    // Registered fat binaries, each judged on its own: counts always add up.
+    for (uint32_t sm : {75u, 90u, 121u}) {
+        BinaryDecision decision = decide_binary(*listing, {sm, {}});
+        if (decision.native + decision.jit + decision.none != decision.registered) __builtin_trap();
+        if (decision.for_other_gpus > decision.none) __builtin_trap();
+    }
+    for (uint64_t offset : listing->registration.offsets)
+        if (offset >= size) __builtin_trap();  // a registered container lies inside the file
     return 0;
 }

@@ -28,10 +28,10 @@ void add_cubin(Bytes bytes, const ElfFile& elf, const std::string& where, Fatbin
 
 // Whether a container's images define any kernel. nvcc's link stubs hold a
 // cubin without a single .text.<kernel> section; nothing in them is ever
-// launched. Only small containers are opened (stubs are a few KB), so this
+// launched. Only small containers are opened (stubs are 1-2 KB), so this
 // stays cheap on libraries of hundreds of MB; a large one holds kernels.
 bool defines_kernels(const std::vector<const FatbinImage*>& images) {
-    constexpr uint64_t open_at_most = 256 * 1024;
+    constexpr uint64_t open_at_most = 16 * 1024;
     uint64_t total = 0;
     for (const FatbinImage* image : images)
         total += std::max<uint64_t>(image->uncompressed_size, image->payload.size());

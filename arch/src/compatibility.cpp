@@ -4,6 +4,8 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace strata::arch {
 
@@ -107,12 +109,14 @@ Decision decide_image(const FatbinImage& image, const Target& target) {
     return image.kind == ImageKind::sass ? sass(image, target) : ptx(image, target);
 }
 
-FileDecision decide_file(const std::vector<FatbinImage>& images, const Target& target) {
+// decide_file over pointers: per registered fat binary, without copying images.
+static FileDecision decide_images(const std::vector<const FatbinImage*>& images, const Target& target) {
     FileDecision best;
     const FatbinImage* best_native = nullptr;
     const FatbinImage* best_jit = nullptr;
     std::string native_reason, jit_reason, driver_refusal;
-    for (const FatbinImage& image : images) {
+    for (const FatbinImage* candidate : images) {
+        const FatbinImage& image = *candidate;
         Decision decision = decide_image(image, target);
         if (decision.verdict == Verdict::native && (!best_native || rank(image) > rank(*best_native))) {
             best_native = &image;
@@ -131,9 +135,9 @@ FileDecision decide_file(const std::vector<FatbinImage>& images, const Target& t
         return {Verdict::jit, best_jit, jit_reason + " (expect a slow first launch; cached afterwards)"};
     // SASS first, then PTX, each by SM: "sm_75 sm_80 sm_120 compute_120".
     std::set<std::tuple<int, uint32_t, std::string>> present;
-    for (const FatbinImage& image : images)
-        if (image.kind == ImageKind::sass || image.kind == ImageKind::ptx)
-            present.insert({image.kind == ImageKind::sass ? 0 : 1, image.sm, image.target_name()});
+    for (const FatbinImage* image : images)
+        if (image->kind == ImageKind::sass || image->kind == ImageKind::ptx)
+            present.insert({image->kind == ImageKind::sass ? 0 : 1, image->sm, image->target_name()});
     std::string have;
     for (const auto& [kind, sm, name] : present) have += (have.empty() ? "" : " ") + name;
     if (!driver_refusal.empty()) {
@@ -147,6 +151,13 @@ FileDecision decide_file(const std::vector<FatbinImage>& images, const Target& t
     return best;
 }
 
+FileDecision decide_file(const std::vector<FatbinImage>& images, const Target& target) {
+    std::vector<const FatbinImage*> pointers;
+    pointers.reserve(images.size());
+    for (const FatbinImage& image : images) pointers.push_back(&image);
+    return decide_images(pointers, target);
+}
+
 namespace {
 
 // A registered fat binary with no image for the target that is code for
@@ -157,9 +168,9 @@ namespace {
 // counted, not decisive. The price: a translation unit someone forgot to
 // build for this GPU is not caught while the others run. PTX this GPU could
 // run but the driver refuses (an ISA too new for it) was meant to run here.
-bool meant_for_other_gpus(const std::vector<FatbinImage>& group, uint32_t target_sm) {
-    return std::none_of(group.begin(), group.end(), [&](const FatbinImage& image) {
-        return image.kind == ImageKind::ptx && image.sm <= target_sm;
+bool meant_for_other_gpus(const std::vector<const FatbinImage*>& group, uint32_t target_sm) {
+    return std::none_of(group.begin(), group.end(), [&](const FatbinImage* image) {
+        return image->kind == ImageKind::ptx && image->sm <= target_sm;
     });
 }
 
@@ -171,19 +182,18 @@ BinaryDecision decide_binary(const BinaryListing& listing, const Target& target)
     const auto& registered = listing.registration.offsets;
     // Group the images of each registered container; those of other
     // containers are never loaded by the runtime.
-    std::map<uint64_t, std::vector<FatbinImage>> groups;
+    std::unordered_map<uint64_t, std::vector<const FatbinImage*>> groups;
+    const std::unordered_set<uint64_t> is_registered(registered.begin(), registered.end());
     for (uint64_t offset : registered) groups[offset];
     // nvcc's link stubs define no kernel: nothing in them is ever launched.
     for (uint64_t offset : listing.registration.without_kernels) groups.erase(offset);
     for (const FatbinImage& image : images) {
         auto it = groups.find(image.container);
         if (it == groups.end()) {
-            bool is_registered =
-                std::find(registered.begin(), registered.end(), image.container) != registered.end();
-            if (!registered.empty() && !is_registered) ++out.unregistered_images;
+            if (!registered.empty() && !is_registered.count(image.container)) ++out.unregistered_images;
             continue;
         }
-        if (image.kind == ImageKind::sass || image.kind == ImageKind::ptx) it->second.push_back(image);
+        if (image.kind == ImageKind::sass || image.kind == ImageKind::ptx) it->second.push_back(&image);
     }
     bool per_container = false;
     for (const auto& [offset, group] : groups) per_container = per_container || !group.empty();
@@ -204,7 +214,7 @@ BinaryDecision decide_binary(const BinaryListing& listing, const Target& target)
         if (found == groups.end()) continue;
         const auto& group = found->second;
         if (group.empty()) continue;  // a registered container without SASS or PTX (LTO-IR only, empty)
-        FileDecision decision = decide_file(group, target);
+        FileDecision decision = decide_images(group, target);
         ++out.registered;
         ++(decision.verdict == Verdict::native ? out.native
            : decision.verdict == Verdict::jit  ? out.jit

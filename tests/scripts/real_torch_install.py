@@ -28,6 +28,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 
 strata, site = os.path.realpath(sys.argv[1]), os.path.realpath(sys.argv[2])
 cuobjdump = sys.argv[3] if len(sys.argv) > 3 else None
@@ -146,8 +147,11 @@ try:
         return path
 
     def same(directory, label, cwd=None, file_list=None):
+        # The targets are independent runs: two at a time (the sanitizer build is slow).
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            runs = {target: pool.submit(frameworks, directory, target[0], target[1], cwd) for target in reference}
         for (sm, driver), want in reference.items():
-            code, report = frameworks(directory, sm, driver, cwd)
+            code, report = runs[(sm, driver)].result()
             expect(verdicts(report) == want, f"{label}, CC {sm}: the same verdicts as the absolute path")
             if file_list:
                 listed = report["environment"]["framework.torch.distributions"]["value"]
