@@ -3,6 +3,7 @@
 #include <lz4.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace strata::arch {
@@ -160,12 +161,27 @@ void scan_bytes(Bytes bytes, uint64_t file_offset, const std::string& section, b
 
 FatbinScan scan_elf(const ElfFile& elf) {
     FatbinScan out;
+    // Each byte range of the file is read once. Section headers may overlap
+    // (a crafted file names the same bytes a thousand times, which would
+    // otherwise list every container a thousand times): in file order, a
+    // section is scanned only past what earlier sections already covered.
+    std::vector<const ElfSection*> order;
     for (const ElfSection& section : elf.sections) {
         // Host code never holds containers; everything else with contents may
         // (libraries keep runtime-loaded fatbins in .ldata, .rodata, .cask_resource).
         if (section.type != elf_section_progbits || (section.flags & elf_flag_execinstr)) continue;
-        bool strict = section.name == ".nv_fatbin" || section.name == "__nv_relfatbin";
-        scan_bytes(section.contents, section.offset, section.name, strict, out);
+        if (!section.contents.empty()) order.push_back(&section);
+    }
+    std::stable_sort(order.begin(), order.end(),
+                     [](const ElfSection* a, const ElfSection* b) { return a->offset < b->offset; });
+    uint64_t covered_until = 0;
+    for (const ElfSection* section : order) {
+        uint64_t begin = section->offset, end = begin + section->contents.size();
+        if (end <= covered_until) continue;
+        uint64_t start = std::max(begin, covered_until);
+        bool strict = section->name == ".nv_fatbin" || section->name == "__nv_relfatbin";
+        scan_bytes(section->contents.substr(start - begin), start, section->name, strict, out);
+        covered_until = end;
     }
     return out;
 }

@@ -331,3 +331,34 @@ TEST_CASE("registration wrappers that lie are warnings, never reads out of bound
     REQUIRE(flooded);
     CHECK(flooded->registration.offsets.size() == 7);
 }
+
+TEST_CASE("overlapping section headers read each byte range once") {
+    // Ten containers in one section, then 2,000 more section headers over the
+    // same bytes (shifted by a byte each). Once, the listing had 20,000 images
+    // for a small file; each container is listed once now.
+    std::string payload;
+    for (int i = 0; i < 10; ++i) payload += container(2, 80, std::string(16, static_cast<char>('a' + i)));
+    std::string file = elf_with_sections({{".nv_fatbin", payload, 0x10000}});
+    // The table is last: rewrite it with the extra, overlapping headers.
+    uint64_t table = 0;
+    std::memcpy(&table, file.data() + 40, 8);
+    uint16_t count = 0;
+    std::memcpy(&count, file.data() + 60, 2);
+    std::string headers = file.substr(table, 64 * static_cast<size_t>(count));
+    std::string first = headers.substr(64, 64);  // section 1: .nv_fatbin
+    uint64_t offset = 0;
+    std::memcpy(&offset, first.data() + 24, 8);
+    std::string extra;
+    for (int i = 0; i < 2000; ++i) {
+        std::string h = first;
+        put64(h, 24, offset + static_cast<uint64_t>(i % 7));
+        put64(h, 32, payload.size() - static_cast<uint64_t>(i % 7));
+        extra += h;
+    }
+    file = file.substr(0, table) + headers + extra;
+    put16(file, 60, static_cast<uint16_t>(count + 2000));
+    auto listing = read(file);
+    REQUIRE(listing);
+    CHECK(listing->scan.images.size() == 10);
+    CHECK(listing->scan.containers == 10);
+}
