@@ -70,8 +70,21 @@ TEST_CASE("strata arch: files and trees, verdicts, JSON, and bad input") {
         CHECK(result.out.find(corrupt + ": error: ") != std::string::npos);
         CHECK(result.out.find("sm80.o  (elf") != std::string::npos);  // the good file is still listed
         std::remove(corrupt.c_str());
-        for (std::vector<std::string> args : {std::vector<std::string>{"arch", "/nonexistent.so"},
-                                              {"arch", dir, "--sm", "banana"},
+        // A missing path is reported in its place; what could be read is still listed, and
+        // --json still prints one document (exit 2 either way).
+        auto missing = run_process({strata_binary(), "arch", "/nonexistent.so", dir + "/sm80.o"});
+        CHECK(missing.exit_code == 2);
+        CHECK(missing.out.find("/nonexistent.so: error: No such file or directory") != std::string::npos);
+        CHECK(missing.out.find("sm80.o  (elf") != std::string::npos);
+        auto missing_json =
+            run_process({strata_binary(), "arch", "--json", dir + "/sm80.o", "/nonexistent.so"});
+        CHECK(missing_json.exit_code == 2);
+        auto document = nlohmann::json::parse(missing_json.out);
+        REQUIRE(document["files"].size() == 2);
+        CHECK(document["files"][0]["images"].size() == 1);
+        CHECK(document["files"][1]["error"] == "No such file or directory");
+        CHECK(document["exit_code"] == 2);
+        for (std::vector<std::string> args : {std::vector<std::string>{"arch", dir, "--sm", "banana"},
                                               {"arch", dir, "--driver", "13.0"},
                                               {"arch"}}) {
             args.insert(args.begin(), strata_binary());

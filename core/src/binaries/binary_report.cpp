@@ -71,10 +71,11 @@ Coverage coverage_of(const arch::BinaryListing& listing, const std::optional<arc
 
 std::string render_arch_text(const ScanResult& scan, const ArchOptions& options) {
     std::string out;
-    size_t without_code = 0;
+    size_t without_code = 0, unreadable = 0;
     for (const ScannedFile& file : scan.files) {
         if (!file.error.empty()) {
             out += file.path + ": error: " + file.error + "\n";
+            ++unreadable;
             continue;
         }
         if (!has_device_code(file)) {
@@ -141,7 +142,8 @@ std::string render_arch_text(const ScanResult& scan, const ArchOptions& options)
         }
         out += "\n";
     }
-    out += std::to_string(scan.files.size() - without_code) + " file(s) with device code";
+    out += std::to_string(scan.files.size() - without_code - unreadable) + " file(s) with device code";
+    if (unreadable) out += ", " + std::to_string(unreadable) + " unreadable";
     if (without_code) out += ", " + std::to_string(without_code) + " ELF file(s) without device code";
     if (scan.skipped) out += ", " + std::to_string(scan.skipped) + " non-binary file(s) skipped";
     if (options.driver) out += "; driver " + options.driver->text;

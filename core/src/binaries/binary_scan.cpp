@@ -36,8 +36,13 @@ ScanResult scan_paths(const std::vector<std::string>& paths) {
     for (const std::string& path : paths) {
         std::error_code ec;
         auto status = std::filesystem::status(path, ec);
-        if (ec || !std::filesystem::exists(status))
-            throw UsageError("'" + path + "': No such file or directory");
+        if (ec || !std::filesystem::exists(status)) {
+            // Listed with its reason (a symlink loop is not "no such file"),
+            // so --json still describes every path that could be read; the
+            // exit status is 2.
+            out.files.push_back({path, nullptr, {}, ec ? ec.message() : "No such file or directory"});
+            continue;
+        }
         if (!std::filesystem::is_directory(status)) {
             scan_file(path, out);
             continue;
