@@ -109,3 +109,15 @@ TEST_CASE("plugins prints the load report and exits 1 when a plugin did not load
     CHECK(bad.out.find("test_wrong_abi           error               plugin ABI 2." +
                        std::to_string(STRATA_PLUGIN_ABI_MINOR)) != std::string::npos);
 }
+
+TEST_CASE("an answer that cannot be written is strata failing, not a silent 0") {
+    for (const char* redirect : {" > /dev/full", " >&-"}) {
+        auto result =
+            run_process({"/bin/sh", "-c",
+                         strata_binary() + " explain --no-probe 'CUDA error 999'" + std::string(redirect)});
+        INFO(redirect);
+        CHECK(result.exit_code == 3);
+        CHECK(line_count(result.err) == 1);
+        CHECK(result.err.rfind("strata: error: cannot write to standard output: ", 0) == 0);
+    }
+}

@@ -1,7 +1,10 @@
 // strata: proves, layer by layer, that a machine's CUDA stack works.
 #include <unistd.h>
 
+#include <cerrno>
 #include <climits>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <map>
 
@@ -73,10 +76,19 @@ int main(int argc, char** argv) {
         std::cerr << "strata: error: " << message << " (see strata --help)\n";
         return 2;
     }
+    // The answer is only given if it reached standard output: a full disk
+    // (`> /dev/full`) or a closed stdout is strata failing to complete, not
+    // a silent 0.
+    auto delivered = [](int status) {
+        std::cout.flush();
+        if (std::cout.good() && std::fflush(stdout) == 0 && !std::ferror(stdout)) return status;
+        std::cerr << "strata: error: cannot write to standard output: " << std::strerror(errno) << '\n';
+        return 3;
+    };
     try {
         for (CLI::App* sub : app.get_subcommands())
-            if (sub->parsed()) return commands.at(sub->get_name())();
-        return commands.at("doctor")();
+            if (sub->parsed()) return delivered(commands.at(sub->get_name())());
+        return delivered(commands.at("doctor")());
     } catch (const UsageError& e) {
         std::cerr << "strata: error: " << e.what() << '\n';
         return 2;
