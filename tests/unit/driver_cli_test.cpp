@@ -1,5 +1,7 @@
 // This GPU-less host for real: no libcuda at all, then the toolkit's stub
 // exposed as libcuda.so.1; and `strata explain` end to end.
+#include <sys/stat.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -126,6 +128,14 @@ TEST_CASE("strata explain: unknown text exits 1, no text or a bad file exits 2 w
           "strata: error: " + bad + ":2: not a JSON object with string error_text and root_layer\n");
     auto missing = run_process({strata_binary(), "explain", "--evaluate", "/nonexistent.jsonl"});
     CHECK(missing.exit_code == 2);
+    // A FIFO given to --evaluate is refused at once, not waited on.
+    std::string fifo = scratch_path("evaluate.fifo");
+    std::filesystem::remove(fifo);
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    auto from_fifo = run_process({strata_binary(), "explain", "--evaluate", fifo});
+    CHECK(from_fifo.exit_code == 2);
+    CHECK(line_count(from_fifo.err) == 1);
+    std::filesystem::remove(fifo);
     // Endless input is refused at 8 MiB with one line, not read until memory runs out.
     auto endless = run_process({"/bin/sh", "-c", strata_binary() + " explain --no-probe < /dev/zero"});
     CHECK(endless.exit_code == 2);

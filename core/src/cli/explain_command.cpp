@@ -1,6 +1,5 @@
 // strata explain "ERROR TEXT" | strata explain < log | strata explain --evaluate FILE.jsonl...
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 
 #include "cli/commands.h"
@@ -8,6 +7,7 @@
 #include "explain/explain.h"
 #include "explain/text_lines.h"
 #include "model/usage_error.h"
+#include "probes/probe_context.h"
 #include "probes/probes.h"
 #include "strata/arch/tables.h"
 
@@ -189,9 +189,13 @@ struct Score {
 
 // Classifies each record's error_text and compares with its root_layer.
 Score evaluate_file(const std::string& path, bool quiet) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw UsageError("cannot read '" + path + "'");
-    std::string content = read_bounded(in, kMaxEvaluationFile, "'" + path + "'");
+    // read_file: regular files only, without blocking (a FIFO is refused, not waited on).
+    auto read = read_file(path, kMaxEvaluationFile + 1);
+    if (!read) throw UsageError("cannot read '" + path + "' (not a readable regular file)");
+    if (read->size() > kMaxEvaluationFile)
+        throw UsageError("'" + path + "' is larger than " + std::to_string(kMaxEvaluationFile >> 20) +
+                         " MiB");
+    const std::string& content = *read;
     Score score;
     size_t line_number = 0;
     for (std::string_view line : text_lines(content)) {
