@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 
 #include "strata/arch/image_info.h"
 
@@ -52,14 +53,28 @@ bool defines_kernels(const std::vector<const FatbinImage*>& images) {
     return false;
 }
 
-void find_kernel_less_containers(BinaryListing& listing) {
-    std::map<uint64_t, std::vector<const FatbinImage*>> groups;
-    for (uint64_t offset : listing.registration.offsets) groups[offset];
-    for (const FatbinImage& image : listing.scan.images)
-        if (auto it = groups.find(image.container); it != groups.end()) it->second.push_back(&image);
-    for (const auto& [offset, images] : groups)
-        if (!images.empty() && !defines_kernels(images))
-            listing.registration.without_kernels.push_back(offset);
+// Groups the images by registered container once, for every decision made
+// on the listing afterwards; counts the images the runtime never loads.
+void group_registered_images(BinaryListing& listing) {
+    Registration& registration = listing.registration;
+    std::unordered_map<uint64_t, size_t> index_of;
+    for (size_t i = 0; i < registration.offsets.size(); ++i) index_of.emplace(registration.offsets[i], i);
+    registration.code_images.assign(registration.offsets.size(), {});
+    const auto& images = listing.scan.images;
+    for (size_t i = 0; i < images.size(); ++i) {
+        auto it = index_of.find(images[i].container);
+        if (it == index_of.end()) {
+            if (!registration.offsets.empty()) ++registration.unregistered_images;
+            continue;
+        }
+        if (images[i].kind == ImageKind::sass || images[i].kind == ImageKind::ptx)
+            registration.code_images[it->second].push_back(i);
+    }
+    for (auto& group : registration.code_images) {
+        std::vector<const FatbinImage*> members;
+        for (size_t i : group) members.push_back(&images[i]);
+        if (!members.empty() && !defines_kernels(members)) group.clear();
+    }
 }
 
 Expected<BinaryListing> read_elf(Bytes bytes, const std::string& prefix) {
@@ -77,7 +92,7 @@ Expected<BinaryListing> read_elf(Bytes bytes, const std::string& prefix) {
     // archive: only a loadable file's are kept.
     if (prefix.empty()) {
         listing.registration = registered_fatbins(*elf);
-        find_kernel_less_containers(listing);
+        group_registered_images(listing);
         for (const std::string& warning : listing.registration.warnings)
             listing.scan.warnings.push_back(warning);
     }

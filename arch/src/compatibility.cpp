@@ -4,8 +4,6 @@
 #include <map>
 #include <set>
 #include <tuple>
-#include <unordered_map>
-#include <unordered_set>
 
 namespace strata::arch {
 
@@ -179,27 +177,11 @@ bool meant_for_other_gpus(const std::vector<const FatbinImage*>& group, uint32_t
 BinaryDecision decide_binary(const BinaryListing& listing, const Target& target) {
     BinaryDecision out;
     const auto& images = listing.scan.images;
-    const auto& registered = listing.registration.offsets;
-    // Group the images of each registered container; those of other
-    // containers are never loaded by the runtime.
-    std::unordered_map<uint64_t, std::vector<const FatbinImage*>> groups;
-    const std::unordered_set<uint64_t> is_registered(registered.begin(), registered.end());
-    for (uint64_t offset : registered) groups[offset];
-    // nvcc's link stubs define no kernel: nothing in them is ever launched.
-    for (uint64_t offset : listing.registration.without_kernels) groups.erase(offset);
-    for (const FatbinImage& image : images) {
-        auto it = groups.find(image.container);
-        if (it == groups.end()) {
-            if (!registered.empty() && !is_registered.count(image.container)) ++out.unregistered_images;
-            continue;
-        }
-        if (image.kind == ImageKind::sass || image.kind == ImageKind::ptx) it->second.push_back(&image);
-    }
-    bool per_container = false;
-    for (const auto& [offset, group] : groups) per_container = per_container || !group.empty();
+    const Registration& registration = listing.registration;
+    bool per_container = std::any_of(registration.code_images.begin(), registration.code_images.end(),
+                                     [](const std::vector<size_t>& group) { return !group.empty(); });
     if (!per_container) {
         // No registration (or nothing registered carries code): every image counts, best wins.
-        out.unregistered_images = 0;
         FileDecision decision = decide_file(images, target);
         out.verdict = decision.verdict;
         out.image = decision.image ? decision.image->target_name() : "";
@@ -209,11 +191,10 @@ BinaryDecision decide_binary(const BinaryListing& listing, const Target& target)
     auto worse = [](Verdict a, Verdict b) { return static_cast<int>(a) > static_cast<int>(b); };
     bool first = true;
     std::string excused_reason;
-    for (const uint64_t offset : registered) {
-        auto found = groups.find(offset);
-        if (found == groups.end()) continue;
-        const auto& group = found->second;
-        if (group.empty()) continue;  // a registered container without SASS or PTX (LTO-IR only, empty)
+    for (const std::vector<size_t>& indices : registration.code_images) {
+        if (indices.empty()) continue;  // no SASS or PTX (LTO-IR only, empty), or no kernel at all
+        std::vector<const FatbinImage*> group;
+        for (size_t i : indices) group.push_back(&images[i]);
         FileDecision decision = decide_images(group, target);
         ++out.registered;
         ++(decision.verdict == Verdict::native ? out.native
@@ -238,10 +219,7 @@ BinaryDecision decide_binary(const BinaryListing& listing, const Target& target)
         out.reason = excused_reason;
         out.for_other_gpus = 0;
     }
-    // The counts matter when the fat binaries disagree; a unanimous answer
-    // reads as one image's would.
-    bool unanimous = out.native == out.registered || out.jit == out.registered || out.none == out.registered;
-    if (out.registered > 1 && !unanimous) {
+    if (out.disagree()) {
         std::string counts = std::to_string(out.native) + " native, " + std::to_string(out.jit) +
                              " PTX JIT only, " + std::to_string(out.none) + " without an image";
         if (out.for_other_gpus)

@@ -121,12 +121,11 @@ std::string render_arch_text(const ScanResult& scan, const ArchOptions& options)
         }
         const arch::Registration& registration = file.listing.registration;
         if (!registration.offsets.empty()) {
-            arch::BinaryDecision any = arch::decide_binary(file.listing, {0, std::nullopt});
             size_t count = registration.offsets.size();
             out += "  registered with the CUDA runtime: " + std::to_string(count) +
                    (count == 1 ? " fat binary" : " fat binaries (each loaded and judged on its own)");
-            if (any.unregistered_images)
-                out += "; " + std::to_string(any.unregistered_images) +
+            if (registration.unregistered_images)
+                out += "; " + std::to_string(registration.unregistered_images) +
                        " image(s) in fat binaries it never loads (kept for device-side linking) do not count";
             out += "\n";
         }
@@ -196,9 +195,8 @@ std::string arch_to_json(const ScanResult& scan, const ArchOptions& options, int
         }
         json.end_array();
         if (!file.listing.registration.offsets.empty()) {
-            arch::BinaryDecision any = arch::decide_binary(file.listing, {0, std::nullopt});
             json.field("registered_fat_binaries", file.listing.registration.offsets.size())
-                .field("unregistered_images", any.unregistered_images);
+                .field("unregistered_images", file.listing.registration.unregistered_images);
         }
         if (has_device_code(file)) {
             Coverage coverage = coverage_of(file.listing, options.driver);

@@ -44,9 +44,7 @@ FileVerdicts judge_files(const std::vector<std::string>& files, const std::vecto
             std::string gpu_text = gpu.name.empty() ? "CC " + arch::cc_text(gpu.sm)
                                                     : "GPU " + std::to_string(gpu.index) + " (" + gpu.name +
                                                           ", CC " + arch::cc_text(gpu.sm) + ")";
-            bool unanimous = decision.native == decision.registered || decision.jit == decision.registered ||
-                             decision.none == decision.registered;
-            std::string counts = decision.registered > 1 && !unanimous
+            std::string counts = decision.disagree()
                                      ? "; " + std::to_string(decision.registered) +
                                            " registered fat binaries: " + std::to_string(decision.native) +
                                            " native, " + std::to_string(decision.jit) + " JIT only, " +

@@ -51,10 +51,14 @@ struct BinaryDecision {
     std::string reason;     // with "N of M registered fat binaries" when there are several
     size_t registered = 0;  // registered fat binaries with device code (0: decided over all images)
     size_t native = 0, jit = 0, none = 0;  // of those, by verdict
-    // Of `none`: SASS for other GPUs only (kernels a library dispatches on
+    // Of `none`: code for other GPUs only (kernels a library dispatches on
     // other GPUs); they never decide while another fat binary runs.
     size_t for_other_gpus = 0;
-    size_t unregistered_images = 0;  // images in containers the runtime never loads
+    // Several registered fat binaries with different verdicts: the counts
+    // matter; a unanimous answer reads as one image's would.
+    bool disagree() const {
+        return registered > 1 && native != registered && jit != registered && none != registered;
+    }
 };
 BinaryDecision decide_binary(const BinaryListing& listing, const Target& target);
 

@@ -22,10 +22,12 @@ struct Registration {
     std::vector<uint64_t> offsets;  // file offsets of the registered containers, each once, in order
     size_t relocatable = 0;         // wrappers naming __nv_relfatbin inputs of the device link (never loaded)
     std::vector<std::string> warnings;  // wrappers that could not be followed
-    // Registered containers that define no kernel (nvcc's link stub for a
-    // shared library: a cubin without a single .text.<kernel> section).
-    // Filled by read_binary, which has the images.
-    std::vector<uint64_t> without_kernels;
+    // Filled by read_binary, which has the images. Per registered container
+    // (in the order of `offsets`): the indices of its SASS and PTX images in
+    // the listing; empty when it has none or defines no kernel (nvcc's link
+    // stub for a shared library: a cubin without a single .text.<kernel>).
+    std::vector<std::vector<size_t>> code_images;
+    size_t unregistered_images = 0;  // images in containers the runtime never loads
 };
 
 // Pointers are read in place, or from the R_*_RELATIVE relocation that fills
