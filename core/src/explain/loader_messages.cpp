@@ -51,10 +51,6 @@ Finding loader_finding(std::string_view id, std::string_view failure_class, Laye
     return f;
 }
 
-bool starts_with(std::string_view text, std::string_view prefix) {
-    return text.substr(0, prefix.size()) == prefix;
-}
-
 void missing_library(std::string_view soname, std::vector<Finding>& out, std::string matched) {
     std::string name(soname);
     std::string_view owner = soname_owner(soname);
@@ -78,12 +74,12 @@ void missing_library(std::string_view soname, std::vector<Finding>& out, std::st
 void undefined_symbol(std::string_view symbol, std::string_view line_lower, std::vector<Finding>& out,
                       std::string matched) {
     std::string name(symbol);
-    if (starts_with(symbol, "nccl") || starts_with(symbol, "pnccl")) {
+    if (symbol.starts_with("nccl") || symbol.starts_with("pnccl")) {
         out.push_back(loader_finding(
             "loader.nccl_symbol", "nccl_or_cudnn_version_mismatch", Layer::library, 84, matched,
             name + " is an NCCL function the loaded libnccl lacks: an older NCCL than the "
                    "program was built against was loaded"));
-    } else if (starts_with(symbol, "cudnn")) {
+    } else if (symbol.starts_with("cudnn")) {
         out.push_back(loader_finding("loader.cudnn_symbol", "nccl_or_cudnn_version_mismatch", Layer::library,
                                      84, matched, name + " is a cuDNN function the loaded libcudnn lacks"));
     } else if (symbol.size() > 2 && symbol[0] == 'c' && symbol[1] == 'u' &&
@@ -98,8 +94,8 @@ void undefined_symbol(std::string_view symbol, std::string_view line_lower, std:
                symbol.find("cufft") != std::string_view::npos ||
                symbol.find("cusolver") != std::string_view::npos ||
                symbol.find("curand") != std::string_view::npos ||
-               symbol.find("nvrtc") != std::string_view::npos || starts_with(symbol, "cuda") ||
-               starts_with(symbol, "__nv")) {
+               symbol.find("nvrtc") != std::string_view::npos || symbol.starts_with("cuda") ||
+               symbol.starts_with("__nv")) {
         out.push_back(loader_finding(
             "loader.cuda_symbol", "missing_or_mismatched_shared_library", Layer::library, 80, matched,
             name + " is missing from the CUDA library that was loaded: a copy from another "
@@ -151,9 +147,9 @@ std::string_view soname_owner(std::string_view soname) {
                                          "libcuda_"};
     std::string lower = lower_ascii(soname);
     for (const char* prefix : kDriver)
-        if (starts_with(lower, prefix)) return "driver";
+        if (lower.starts_with(prefix)) return "driver";
     for (const char* prefix : kCuda)
-        if (starts_with(lower, prefix)) return "cuda_library";
+        if (lower.starts_with(prefix)) return "cuda_library";
     return "other";
 }
 
@@ -187,7 +183,7 @@ void find_loader_messages(std::string_view line, std::string_view lower, std::ve
         size_t open = lower.rfind('`', at);
         if (open == std::string_view::npos) open = lower.rfind('\'', at - 1);
         std::string_view version = open == std::string_view::npos ? "" : line.substr(open + 1, at - open - 1);
-        bool system_runtime = starts_with(version, "GLIBC") || starts_with(version, "CXXABI");
+        bool system_runtime = version.starts_with("GLIBC") || version.starts_with("CXXABI");
         out.push_back(loader_finding(
             "loader.version_not_found", system_runtime ? "other" : "missing_or_mismatched_shared_library",
             system_runtime ? Layer::host : Layer::library, system_runtime ? 70 : 76,

@@ -22,27 +22,27 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// An NVIDIA library a wheel carries under auditwheel's hashed name
-// (libcusparseLt-f80c68d1.so.0, libcudnn-9f3c1a2b.so.8): not the framework's own code.
-bool is_vendored_cuda_library(const std::string& path) {
-    static const std::regex pattern(
-        R"(lib(cusparseLt|cutensor\w*|cudnn\w*|cublas(Lt)?|cufft\w*|curand|cusolver\w*|cusparse|nccl|)"
-        R"(nvrtc(-builtins)?|nvJitLink|cupti|nvToolsExt|cudart|nvshmem\w*|cudss)-[0-9a-f]{8}\.so(\.\d+)*)");
-    return std::regex_match(fs::path(path).filename().string(), pattern);
-}
-
 bool is_shared_library(const std::string& path) {
     std::string name = fs::path(path).filename().string();
     return name.ends_with(".so") || name.find(".so.") != std::string::npos;
 }
 
 // The CUDA libraries a framework may bring or need (the driver's own,
-// libcuda and NVML, belong to the driver layer).
+// libcuda and NVML, belong to the driver layer), by name.
+constexpr const char* kCudaLibraryNames =
+    R"((cudart|cublas|cublasLt|cudnn\w*|nccl|cufft\w*|curand|cusolver\w*|cusparse\w*|nvrtc|nvrtc-builtins|)"
+    R"(nvJitLink|cupti|nvToolsExt|cutensor\w*|nvshmem\w*|nvblas|npp\w*|nvjpeg|cudss))";
+
 bool is_cuda_library(const std::string& soname) {
-    static const std::regex pattern(
-        R"(lib(cudart|cublas|cublasLt|cudnn\w*|nccl|cufft\w*|curand|cusolver\w*|cusparse\w*|nvrtc|nvrtc-builtins|)"
-        R"(nvJitLink|cupti|nvToolsExt|cutensor\w*|nvshmem\w*|nvblas|npp\w*|nvjpeg|cudss)\.so\.\d+)");
+    static const std::regex pattern(std::string("lib") + kCudaLibraryNames + R"(\.so\.\d+)");
     return std::regex_match(soname, pattern);
+}
+
+// One of those libraries carried in a wheel under auditwheel's hashed name
+// (libcusparseLt-f80c68d1.so.0, libcudnn-9f3c1a2b.so.8): not the framework's own code.
+bool is_vendored_cuda_library(const std::string& path) {
+    static const std::regex pattern(std::string("lib") + kCudaLibraryNames + R"(-[0-9a-f]{8}\.so(\.\d+)*)");
+    return std::regex_match(fs::path(path).filename().string(), pattern);
 }
 
 struct WheelFile {
