@@ -21,6 +21,10 @@
 #define MODE_SELFTEST_LIBRARY 9
 #define MODE_UNDEFINED_SYMBOL 10
 #define MODE_LINGERING_CHILD 11
+/* Hostile plugins, built into their own directory (tests/plugins/hostile). */
+#define MODE_KILL_PARENT 12
+#define MODE_FLOOD 13
+#define MODE_DECLARED_HANG 14
 
 #ifndef TEST_PLUGIN_MODE
 #error "define TEST_PLUGIN_MODE"
@@ -85,6 +89,17 @@ static strata_task_result probe(const strata_host_api* host) {
     if (strata_test_ghost_answer() != 42) return STRATA_TASK_FAILED;
 #elif TEST_PLUGIN_MODE == MODE_UNDEFINED_SYMBOL
     if (strata_test_symbol_nobody_defines() != 42) return STRATA_TASK_FAILED;
+#elif TEST_PLUGIN_MODE == MODE_KILL_PARENT
+    /* As root nothing in the permission model stops this; strata must survive it. */
+    if (kill(getppid(), SIGKILL) == 0) emit_string_fact(host, "runtime." TEST_PLUGIN_NAME ".parent", "killed");
+    if (kill(-getpgid(getppid()), SIGKILL) == 0)
+        emit_string_fact(host, "runtime." TEST_PLUGIN_NAME ".parent_group", "killed");
+#elif TEST_PLUGIN_MODE == MODE_FLOOD
+    /* Facts without end: the supervisor must stop reading, not buffer them all. */
+    for (;;) emit_string_fact(host, "runtime." TEST_PLUGIN_NAME ".flood", "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+#elif TEST_PLUGIN_MODE == MODE_DECLARED_HANG
+    signal(SIGTERM, SIG_IGN);
+    for (;;) pause();
 #elif TEST_PLUGIN_MODE == MODE_LINGERING_CHILD
     /* A helper process that outlives the task and keeps the worker's pipes open. */
     if (fork() == 0) {
@@ -161,6 +176,8 @@ static const strata_plugin_descriptor descriptor = {
     0,
 #if TEST_PLUGIN_MODE == MODE_HANG
     1, /* the hang plugin's own deadline, so the default path is exercised */
+#elif TEST_PLUGIN_MODE == MODE_DECLARED_HANG
+    4000000000u, /* 126 years: strata must cap what a plugin may ask for */
 #else
     0,
 #endif

@@ -84,6 +84,9 @@ std::string strata_binary() {
 std::string test_plugin_directory() {
     return STRATA_TEST_PLUGIN_DIR;
 }
+std::string hostile_plugin(const std::string& name) {
+    return std::string(STRATA_TEST_HOSTILE_PLUGIN_DIR) + "/libstrata_plugin_test_" + name + ".so";
+}
 std::string test_plugin(const std::string& name) {
     return test_plugin_directory() + "/libstrata_plugin_test_" + name + ".so";
 }

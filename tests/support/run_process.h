@@ -29,5 +29,6 @@ std::string scratch_path(const std::string& name);
 std::string strata_binary();
 std::string test_plugin(const std::string& name);  // libstrata_plugin_test_<name>.so
 std::string test_plugin_directory();
+std::string hostile_plugin(const std::string& name);  // tests/plugins/hostile: kill_parent, flood, ...
 
 }  // namespace strata::test

@@ -229,19 +229,24 @@ Score evaluate_file(const std::string& path, bool quiet) {
     return score;
 }
 
+// "FILE: 40/47 classified to their root layer (85.1%), 0 without an answer"
+void print_score(const std::string& label, const Score& score) {
+    char percent[16];
+    std::snprintf(percent, sizeof percent, "%.1f", 100.0 * score.right / score.total);
+    std::cout << label << ": " << score.right << "/" << score.total << " classified to their root layer ("
+              << percent << "%), " << score.silent << " without an answer\n";
+}
+
 int evaluate(const std::vector<std::string>& paths, bool quiet) {
     Score all;
     for (const std::string& path : paths) {
         Score score = evaluate_file(path, quiet);
-        std::printf("%s: %zu/%zu classified to their root layer (%.1f%%), %zu without an answer\n",
-                    path.c_str(), score.right, score.total, 100.0 * score.right / score.total, score.silent);
+        print_score(path, score);
         all.total += score.total;
         all.right += score.right;
         all.silent += score.silent;
     }
-    if (paths.size() > 1)
-        std::printf("all: %zu/%zu classified to their root layer (%.1f%%), %zu without an answer\n",
-                    all.right, all.total, 100.0 * all.right / all.total, all.silent);
+    if (paths.size() > 1) print_score("all", all);
     return 0;
 }
 

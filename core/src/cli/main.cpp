@@ -11,6 +11,8 @@
 #include "cli/commands.h"
 #include "doctor/build_info.h"
 #include "model/usage_error.h"
+#include "report/terminal_safe_output.h"
+#include "worker/child_groups.h"
 
 namespace strata::cli {
 
@@ -85,6 +87,13 @@ int main(int argc, char** argv) {
         std::cerr << "strata: error: cannot write to standard output: " << std::strerror(errno) << '\n';
         return 3;
     };
+    bool is_worker = app.got_subcommand("worker");
+    if (!is_worker) {
+        // A worker's output is the plugin's, read by strata; everything else
+        // is read by a person or a tool.
+        make_standard_streams_terminal_safe();
+        end_children_on_termination_signals();
+    }
     try {
         for (CLI::App* sub : app.get_subcommands())
             if (sub->parsed()) return delivered(commands.at(sub->get_name())());

@@ -6,6 +6,10 @@
 
 namespace strata::cli {
 
+namespace {
+constexpr int kMaxTimeoutSeconds = 86'400;  // a day
+}  // namespace
+
 void add_plugin_options(CLI::App& command, PluginOptions& options) {
     command.add_option(
         "--plugin-path", options.plugin_paths,
@@ -15,7 +19,17 @@ void add_plugin_options(CLI::App& command, PluginOptions& options) {
     command
         .add_option("--timeout", options.timeout_s,
                     "Deadline in seconds for each plugin task (default: the plugin's own)")
-        ->check(CLI::PositiveNumber);
+        ->check(CLI::Validator(
+            [](std::string& text) -> std::string {
+                // Bounded so that seconds * 1000 fits a millisecond count.
+                char* end = nullptr;
+                double seconds = std::strtod(text.c_str(), &end);
+                if (text.empty() || *end != '\0' || !(seconds > 0) || seconds > kMaxTimeoutSeconds)
+                    return "--timeout takes seconds between 0 and " + std::to_string(kMaxTimeoutSeconds) +
+                           ", not '" + text.substr(0, 40) + "'";
+                return {};
+            },
+            "SECONDS"));
 }
 
 void add_environment_options(CLI::App& command, EnvironmentOptions& options) {

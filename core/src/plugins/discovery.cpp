@@ -1,6 +1,5 @@
 #include "plugins/discovery.h"
 
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -9,6 +8,7 @@
 #include <set>
 
 #include "model/usage_error.h"
+#include "plugins/plugin_trust.h"
 
 namespace strata {
 
@@ -40,20 +40,6 @@ std::string plugin_name_from_file(const std::filesystem::path& file) {
     return name;
 }
 
-std::optional<std::string> plugin_file_refusal(const std::filesystem::path& file) {
-    struct stat info {};
-    if (::stat(file.c_str(), &info) != 0) return std::string("cannot stat: ") + std::strerror(errno);
-    if (!S_ISREG(info.st_mode)) return std::string("not a regular file");
-    if (info.st_mode & (S_IWGRP | S_IWOTH)) {
-        char mode[8];
-        std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(info.st_mode & 07777));
-        return std::string("file is writable by ") + ((info.st_mode & S_IWOTH) ? "everyone" : "its group") +
-               " (mode " + mode + "); anyone who can write it could run code as you. Fix with: chmod go-w " +
-               file.string();
-    }
-    return std::nullopt;
-}
-
 std::vector<PluginCandidate> discover_plugins(const PluginSearchOptions& options,
                                               const std::filesystem::path& executable) {
     std::vector<std::filesystem::path> files;
@@ -82,11 +68,11 @@ std::vector<PluginCandidate> discover_plugins(const PluginSearchOptions& options
     std::vector<PluginCandidate> out;
     std::set<std::string> seen;
     for (const auto& file : files) {
-        std::error_code ec;
-        auto real = std::filesystem::canonical(file, ec);
-        std::string key = ec ? file.string() : real.string();
-        if (!seen.insert(key).second) continue;
-        out.push_back({file.string(), plugin_name_from_file(file), plugin_file_refusal(file)});
+        // Loaded by its resolved absolute path, never by a name dlopen would
+        // look up on its own search path.
+        TrustedPlugin trust = check_plugin_trust(file);
+        if (!seen.insert(trust.real_path.string()).second) continue;
+        out.push_back({trust.real_path.string(), plugin_name_from_file(file), trust.refusal});
     }
     return out;
 }

@@ -16,7 +16,7 @@ struct PluginSearchOptions {
 };
 
 struct PluginCandidate {
-    std::string path;
+    std::string path;                    // absolute, symlinks resolved
     std::string name;                    // from the file name until the plugin says its own
     std::optional<std::string> refusal;  // why strata will not load it
 };
@@ -27,10 +27,6 @@ std::filesystem::path builtin_plugin_directory(const std::filesystem::path& exec
 // Throws UsageError for a given path that does not exist or cannot be read.
 std::vector<PluginCandidate> discover_plugins(const PluginSearchOptions& options,
                                               const std::filesystem::path& executable);
-
-// Why a plugin file must not be loaded (writable by group or others: anyone
-// who can write it can run code as whoever runs strata); nullopt when fine.
-std::optional<std::string> plugin_file_refusal(const std::filesystem::path& file);
 
 // "libstrata_plugin_cudnn.so" -> "cudnn"
 std::string plugin_name_from_file(const std::filesystem::path& file);

@@ -8,6 +8,9 @@
 
 #include <cerrno>
 #include <cstring>
+#include <thread>
+
+#include "worker/child_groups.h"
 
 namespace strata {
 
@@ -44,9 +47,11 @@ ProgramResult run_program(const std::vector<std::string>& argv, std::chrono::mil
     std::vector<char*> raw;
     for (std::string& arg : args) raw.push_back(arg.data());
     raw.push_back(nullptr);
+    const pid_t parent = ::getpid();
     pid_t pid = ::fork();
     if (pid == 0) {
         ::setpgid(0, 0);  // its own group: a deadline kills whatever it started
+        if (!die_with_parent(parent)) _exit(127);
         int devnull = ::open("/dev/null", O_RDONLY);
         if (devnull >= 0) ::dup2(devnull, STDIN_FILENO);
         ::dup2(out_pipe[1], STDOUT_FILENO);
@@ -63,6 +68,7 @@ ProgramResult run_program(const std::vector<std::string>& argv, std::chrono::mil
         return result;
     }
     ::setpgid(pid, pid);
+    register_child_group(pid);
     std::string errors;
     bool timed_out = false, truncated = false;
     auto ends = Clock::now() + deadline;
@@ -98,10 +104,28 @@ ProgramResult run_program(const std::vector<std::string>& argv, std::chrono::mil
     }
     for (pollfd& fd : fds)
         if (fd.fd >= 0) ::close(fd.fd);
-    if (timed_out || truncated) ::kill(-pid, SIGKILL);
+    // A program that closed its output can still be running: it too has
+    // until the deadline to exit.
     int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    bool reaped = false;
+    while (!timed_out && !truncated) {
+        pid_t got = ::waitpid(pid, &status, WNOHANG);
+        if (got == pid || (got < 0 && errno != EINTR)) {
+            reaped = got == pid;
+            break;
+        }
+        if (Clock::now() >= ends) {
+            timed_out = true;
+            break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
+    // Whatever it started in its group goes with it.
+    ::kill(-pid, SIGKILL);
+    if (!reaped)
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+    unregister_child_group(pid);
     auto seconds = std::chrono::duration_cast<std::chrono::seconds>(deadline).count();
     if (timed_out) {
         result.problem = "timed out after " + std::to_string(seconds) + " s";

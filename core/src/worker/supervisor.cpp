@@ -10,6 +10,10 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <stdexcept>
+
+#include "worker/child_groups.h"
+#include "worker/parent_shield.h"
 
 extern char** environ;
 
@@ -23,6 +27,11 @@ using std::chrono::milliseconds;
 constexpr int child_protocol_fd = 3;
 constexpr size_t output_tail_lines = 10;
 constexpr size_t output_line_limit = 400;
+// What one task may send before it is stopped: far above any real plugin
+// (the largest probe reports a few hundred facts) and far below what would
+// hurt the node.
+constexpr size_t max_protocol_bytes = 64 << 20;
+constexpr size_t max_records = 100'000;
 
 struct Pipe {
     int read = -1, write = -1;
@@ -89,10 +98,16 @@ pid_t spawn(const WorkerRequest& request, int protocol_write, int output_write) 
     for (std::string& entry : env) envp.push_back(entry.data());
     envp.push_back(nullptr);
 
+    const pid_t parent = ::getpid();
+    const ParentShield shield(parent, ::getpgrp());
+
     pid_t pid = ::fork();
     if (pid != 0) return pid;
-    // Child. Its own process group, so a deadline kills anything it started.
+    // Child. Its own process group, so a deadline kills anything it started;
+    // it dies with strata, and cannot signal it.
     ::setpgid(0, 0);
+    if (!die_with_parent(parent)) _exit(127);
+    shield.install();
     int devnull = ::open("/dev/null", O_RDONLY);
     if (devnull >= 0) ::dup2(devnull, STDIN_FILENO);
     ::dup2(output_write, STDOUT_FILENO);
@@ -107,7 +122,8 @@ milliseconds task_deadline(const WorkerRequest& request, const PluginRecord& plu
     uint32_t declared = request.task == "selftest" ? plugin.selftest_timeout_s
                         : request.task == "probe"  ? plugin.probe_timeout_s
                                                    : 0;
-    return declared > 0 ? milliseconds(declared * 1000LL) : request.default_task_deadline;
+    return declared > 0 ? std::min(milliseconds(declared * 1000LL), request.max_declared_deadline)
+                        : request.default_task_deadline;
 }
 
 }  // namespace
@@ -124,21 +140,29 @@ TaskOutcome run_worker_task(const WorkerRequest& request) {
     TaskOutcome outcome;
     Pipe protocol_pipe, output_pipe;
     if (!protocol_pipe.open() || !output_pipe.open()) {
-        outcome.message = std::string("cannot create pipes: ") + std::strerror(errno);
-        return outcome;
+        int saved = errno;
+        for (int* fd : {&protocol_pipe.read, &protocol_pipe.write, &output_pipe.read, &output_pipe.write})
+            close_fd(*fd);
+        errno = saved;
+        // strata itself is out of resources (descriptors): that is strata
+        // failing (exit 3), not a plugin's fault.
+        throw std::runtime_error(std::string("cannot create pipes for a worker: ") + std::strerror(errno));
     }
     auto started = Clock::now();
     pid_t pid = spawn(request, protocol_pipe.write, output_pipe.write);
+    int spawn_errno = errno;
     // Also set in the child; doing it here too closes the window in which a
     // deadline could signal a group that does not exist yet.
-    if (pid > 0) ::setpgid(pid, pid);
+    if (pid > 0) {
+        ::setpgid(pid, pid);
+        register_child_group(pid);
+    }
     close_fd(protocol_pipe.write);
     close_fd(output_pipe.write);
     if (pid < 0) {
         close_fd(protocol_pipe.read);
         close_fd(output_pipe.read);
-        outcome.message = std::string("cannot fork a worker: ") + std::strerror(errno);
-        return outcome;
+        throw std::runtime_error(std::string("cannot fork a worker: ") + std::strerror(spawn_errno));
     }
 
     auto deadline = started + request.load_deadline;
@@ -147,6 +171,7 @@ TaskOutcome run_worker_task(const WorkerRequest& request) {
     bool timed_out = false, killed = false, done = false;
     std::optional<int> done_result;
     std::string protocol_error, buffer;
+    size_t received_bytes = 0, records = 0;
     OutputTail tail;
     int status = 0;
     bool reaped = false;
@@ -162,6 +187,10 @@ TaskOutcome run_worker_task(const WorkerRequest& request) {
         }
         if (done) {
             protocol_error = "worker wrote after reporting completion";
+            return;
+        }
+        if (++records > max_records) {
+            protocol_error = "worker sent more than " + std::to_string(max_records) + " records; stopped it";
             return;
         }
         std::visit(
@@ -228,6 +257,18 @@ TaskOutcome run_worker_task(const WorkerRequest& request) {
                 tail.feed(std::string_view(chunk, static_cast<size_t>(n)));
                 continue;
             }
+            received_bytes += static_cast<size_t>(n);
+            if (received_bytes > max_protocol_bytes && protocol_error.empty())
+                protocol_error =
+                    "worker sent more than " + std::to_string(max_protocol_bytes >> 20) + " MiB; stopped it";
+            if (!protocol_error.empty()) {
+                // Nothing more it sends is read: stop it now rather than
+                // buffering a flood until its deadline.
+                if (!killed) ::kill(-pid, SIGKILL);
+                killed = true;
+                buffer.clear();
+                continue;
+            }
             buffer.append(chunk, static_cast<size_t>(n));
             size_t start = 0, newline;
             while ((newline = buffer.find('\n', start)) != std::string::npos) {
@@ -241,6 +282,7 @@ TaskOutcome run_worker_task(const WorkerRequest& request) {
         }
     }
     if (!reaped) ::waitpid(pid, &status, 0);
+    unregister_child_group(pid);
     if (!buffer.empty()) handle_line(buffer);  // a last line without its newline
     close_fd(fds[0].fd);
     close_fd(fds[1].fd);
@@ -254,6 +296,9 @@ TaskOutcome run_worker_task(const WorkerRequest& request) {
         outcome.end = TaskEnd::timeout;
         outcome.message = phase + " did not finish within " + seconds + " s; sent SIGTERM" +
                           (killed ? ", then SIGKILL after the grace period" : "");
+    } else if (killed && !protocol_error.empty()) {  // strata stopped it: not a crash
+        outcome.end = TaskEnd::error;
+        outcome.message = protocol_error;
     } else if (WIFSIGNALED(status)) {
         outcome.end = TaskEnd::crashed;
         outcome.message = "worker crashed with " + describe_signal(WTERMSIG(status)) + " while " +

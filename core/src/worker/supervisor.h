@@ -1,7 +1,8 @@
 // The parent side of isolation: starts `strata worker` for one plugin task,
 // reads its JSON Lines, enforces the deadline (SIGTERM, a grace period, then
 // SIGKILL) and turns whatever happened into a TaskOutcome. Never throws for
-// anything the child does.
+// anything the child does; throws std::runtime_error when strata itself cannot
+// start one (no descriptors or processes left), which is exit 3.
 #pragma once
 
 #include <chrono>
@@ -29,6 +30,9 @@ struct WorkerRequest {
     // default for the task, else `default_task_deadline`.
     std::optional<std::chrono::milliseconds> deadline_override;
     std::chrono::milliseconds default_task_deadline{30'000};
+    // A plugin's declared deadline is capped here: it may ask for more time
+    // than the default, not for as long as it likes.
+    std::chrono::milliseconds max_declared_deadline{300'000};
     std::chrono::milliseconds grace{2'000};
 };
 
