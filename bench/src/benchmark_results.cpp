@@ -1,9 +1,8 @@
 #include "benchmark_results.h"
 
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
+#include "model/untrusted_input.h"
 #include "model/usage_error.h"
 
 namespace strata::bench {
@@ -11,11 +10,13 @@ namespace strata::bench {
 namespace {
 
 double to_nanoseconds(double value, const std::string& unit, const std::string& where) {
-    if (unit == "ns") return value;
-    if (unit == "us") return value * 1e3;
-    if (unit == "ms") return value * 1e6;
-    if (unit == "s") return value * 1e9;
-    throw UsageError(where + ": unknown time_unit '" + unit + "'");
+    double scale = unit == "ns" ? 1 : unit == "us" ? 1e3 : unit == "ms" ? 1e6 : unit == "s" ? 1e9 : 0;
+    if (scale == 0) throw UsageError(where + ": unknown time_unit '" + unit + "'");
+    double ns = value * scale;
+    // 1e308 s is a finite number of seconds and no number of nanoseconds.
+    if (!std::isfinite(ns))
+        throw UsageError(where + ": time out of range (" + std::to_string(value) + " " + unit + ")");
+    return ns;
 }
 
 const Json& field(const Json& entry, const char* name, const std::string& where) {
@@ -26,62 +27,56 @@ const Json& field(const Json& entry, const char* name, const std::string& where)
 
 // One entry of "benchmarks" into its series: a repetition's time, the median
 // aggregate, or the error the benchmark reported.
-void read_entry(const Json& entry, const std::string& where, std::map<std::string, size_t>& index,
-                ResultsFile& out) {
+void read_entry(const Json& entry, const std::string& where, TimeMetric metric, ResultsFile& out) {
     if (!entry.is_object()) throw UsageError(where + ": not an object");
     const Json& name_field = field(entry, "name", where);
     if (!name_field.is_string()) throw UsageError(where + ": \"name\" is not a string");
+    std::string run_type = entry.value("run_type", std::string("iteration"));
+    std::string aggregate = entry.value("aggregate_name", std::string());
+    // Mean, stddev, cv, BigO, RMS and user-defined statistics summarise
+    // repetitions read on their own rows; BigO and RMS rows have no times
+    // at all. Only the median is kept, for files that hold aggregates alone.
+    if (run_type == "aggregate" && aggregate != "median") return;
     std::string name = entry.value("run_name", name_field.get<std::string>());
-    auto [slot, added] = index.try_emplace(name, out.series.size());
+    auto [slot, added] = out.index.try_emplace(name, out.series.size());
     if (added) out.series.push_back({name, {}, std::nullopt, {}});
     BenchmarkSeries& series = out.series[slot->second];
     if (entry.value("error_occurred", false)) {
         series.error = entry.value("error_message", std::string("the benchmark reported an error"));
         return;
     }
-    const Json& time = field(entry, "real_time", where);
+    const char* time_field = metric == TimeMetric::cpu_time ? "cpu_time" : "real_time";
+    const Json& time = field(entry, time_field, where);
     const Json& unit = field(entry, "time_unit", where);
     if (!time.is_number() || !std::isfinite(time.get<double>()) || time.get<double>() < 0)
-        throw UsageError(where + ": \"real_time\" is not a non-negative number");
+        throw UsageError(where + ": \"" + time_field + "\" is not a non-negative number");
     if (!unit.is_string()) throw UsageError(where + ": \"time_unit\" is not a string");
     double ns = to_nanoseconds(time.get<double>(), unit.get<std::string>(), where);
-    std::string run_type = entry.value("run_type", std::string("iteration"));
     if (run_type == "iteration")
         series.samples.push_back(ns);
-    else if (run_type == "aggregate" && entry.value("aggregate_name", std::string()) == "median")
+    else
         series.reported_median_ns = ns;
 }
 
 }  // namespace
 
 const BenchmarkSeries* ResultsFile::find(const std::string& name) const {
-    for (const BenchmarkSeries& s : series)
-        if (s.name == name) return &s;
-    return nullptr;
+    auto at = index.find(name);
+    return at == index.end() ? nullptr : &series[at->second];
 }
 
-ResultsFile parse_results(const std::string& text, const std::string& path) {
-    Json document;
-    try {
-        document = Json::parse(text);
-    } catch (const Json::exception& error) {  // parse_error, and out_of_range for 1e999
-                                              // nlohmann says where: "parse error at line 3, column 1: ..."
-        std::string what = error.what();
-        size_t at = what.find("parse error");
-        throw UsageError(path + ": not valid JSON (" + (at == std::string::npos ? what : what.substr(at)) +
-                         ")");
-    }
+ResultsFile parse_results(const std::string& text, const std::string& path, TimeMetric metric) {
+    Json document = parse_json_input(text, path);
     if (!document.is_object() || !document.contains("benchmarks") || !document["benchmarks"].is_array())
         throw UsageError(path + ": not a Google Benchmark results file (no \"benchmarks\" array)");
     ResultsFile out;
     out.path = path;
     if (document.contains("context") && document["context"].is_object()) out.context = document["context"];
-    std::map<std::string, size_t> index;
     size_t position = 0;
     for (const Json& entry : document["benchmarks"]) {
         std::string where = path + ": benchmarks[" + std::to_string(position++) + "]";
         try {
-            read_entry(entry, where, index, out);
+            read_entry(entry, where, metric, out);
         } catch (const Json::exception& error) {  // a field of the wrong type
             throw UsageError(where + ": " + error.what());
         }
@@ -90,12 +85,8 @@ ResultsFile parse_results(const std::string& text, const std::string& path) {
     return out;
 }
 
-ResultsFile read_results_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw UsageError("cannot read '" + path + "'");
-    std::stringstream text;
-    text << in.rdbuf();
-    return parse_results(text.str(), path);
+ResultsFile read_results_file(const std::string& path, TimeMetric metric) {
+    return parse_results(read_input_file(path, kMaxResultsFileBytes), path, metric);
 }
 
 }  // namespace strata::bench

@@ -5,16 +5,22 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "model/fact.h"
 
 namespace strata::bench {
 
+// Which time of each repetition is read: wall-clock (Google Benchmark's
+// real_time, what GPU work is judged by) or the CPU time of the thread.
+enum class TimeMetric { real_time, cpu_time };
+
 struct BenchmarkSeries {
     std::string name;             // run_name: the benchmark with its arguments, without aggregate suffixes
-    std::vector<double> samples;  // one time per repetition, in nanoseconds
+    std::vector<double> samples;  // the chosen time of each repetition, in nanoseconds
     std::optional<double> reported_median_ns;  // the "median" aggregate, when only aggregates were kept
     std::string error;                         // error_message, when the benchmark reported one
 };
@@ -22,12 +28,21 @@ struct BenchmarkSeries {
 struct ResultsFile {
     std::string path;
     Json context = Json::object();
-    std::vector<BenchmarkSeries> series;  // in file order
+    std::vector<BenchmarkSeries> series;            // in file order
+    std::unordered_map<std::string, size_t> index;  // name -> position in series
     const BenchmarkSeries* find(const std::string& name) const;
 };
 
-// Throws UsageError ("FILE: ...") for an unreadable, truncated or malformed file.
-ResultsFile read_results_file(const std::string& path);
-ResultsFile parse_results(const std::string& text, const std::string& path);
+// A results file is refused beyond this size (256 MiB: Google Benchmark
+// writes about 1 KB per repetition).
+inline constexpr size_t kMaxResultsFileBytes = 256u << 20;
+
+// Throws UsageError ("FILE: ...") for an unreadable, oversized, deeply
+// nested, truncated or malformed file. Complexity rows (BigO, RMS) and
+// aggregates other than the median are skipped: they summarise repetitions
+// already read.
+ResultsFile read_results_file(const std::string& path, TimeMetric metric = TimeMetric::real_time);
+ResultsFile parse_results(const std::string& text, const std::string& path,
+                          TimeMetric metric = TimeMetric::real_time);
 
 }  // namespace strata::bench

@@ -90,7 +90,12 @@ ComparisonRow compare_series(const BenchmarkSeries& base, const BenchmarkSeries&
             options.fail_above && *row.p_value < options.alpha && row.ratio - 1 > *options.fail_above;
     } else {
         row.verdict = std::fabs(row.ratio - 1) <= options.threshold ? Verdict::same : Verdict::inconclusive;
-        row.note = "fewer than 2 repetitions on a side: no significance test (run with --repetitions)";
+        bool aggregates_only = base.samples.empty() || next.samples.empty();
+        row.note = aggregates_only
+                       ? "only the median aggregate was kept: no significance test (rerun Google Benchmark "
+                         "with --benchmark_repetitions=N and without --benchmark_report_aggregates_only)"
+                       : "fewer than 2 repetitions on a side: no significance test (rerun with "
+                         "--benchmark_repetitions=N, or strata bench --repetitions N)";
     }
     return row;
 }
@@ -101,23 +106,27 @@ Comparison compare_results(const ResultsFile& base, const ResultsFile& next,
                            const ComparisonOptions& options) {
     Comparison out;
     std::vector<double> ratios;
+    auto included = [&](const std::string& name) { return !options.include || options.include(name); };
     for (const BenchmarkSeries& series : base.series) {
+        if (!included(series.name)) continue;
         const BenchmarkSeries* match = next.find(series.name);
         if (!match) {
             out.only_in_base.push_back(series.name);
             continue;
         }
         ComparisonRow row = compare_series(series, *match, options);
-        if (row.ratio > 0) ratios.push_back(row.ratio);
+        if (row.ratio > 0 && std::isfinite(row.ratio)) ratios.push_back(row.ratio);
         out.gate_tripped |= row.trips_gate;
         out.rows.push_back(std::move(row));
     }
     for (const BenchmarkSeries& series : next.series)
-        if (!base.find(series.name)) out.only_in_new.push_back(series.name);
+        if (included(series.name) && !base.find(series.name)) out.only_in_new.push_back(series.name);
     if (out.rows.empty())
-        throw UsageError("no benchmark in common between " + base.path + " and " + next.path +
-                         " (compare runs of the same benchmarks)");
+        throw UsageError(
+            "no benchmark in common between " + base.path + " and " + next.path +
+            (options.include ? " that the filter selects" : " (compare runs of the same benchmarks)"));
     out.geometric_mean_ratio = geometric_mean(ratios);
+    if (out.geometric_mean_ratio) out.geometric_mean_count = ratios.size();
     out.warnings = context_warnings(base, next);
     return out;
 }

@@ -5,6 +5,7 @@
 // comparable, and the gate a driver rollout uses.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +19,8 @@ struct ComparisonOptions {
     double threshold = 0.02;           // practical difference (2%)
     double alpha = 0.05;               // significance level
     std::optional<double> fail_above;  // gate: slower by more than this fraction, significantly
+    // Which benchmarks to compare (all when empty): `compare --filter`.
+    std::function<bool(const std::string&)> include;
 };
 
 struct ComparisonRow {
@@ -34,12 +37,14 @@ struct ComparisonRow {
 struct Comparison {
     std::vector<ComparisonRow> rows;
     std::optional<double> geometric_mean_ratio;
+    size_t geometric_mean_count = 0;  // the rows with a ratio on both sides
     std::vector<std::string> only_in_base, only_in_new;
     std::vector<std::string> warnings;  // different GPU, driver, libraries, clock policy, debug builds
     bool gate_tripped = false;
 };
 
-// Throws UsageError when the two files have no benchmark in common.
+// Throws UsageError when the two files have no benchmark in common (after the
+// filter).
 Comparison compare_results(const ResultsFile& base, const ResultsFile& next,
                            const ComparisonOptions& options);
 

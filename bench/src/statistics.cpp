@@ -28,32 +28,29 @@ std::vector<double> pooled_ranks(const std::vector<double>& pooled, double* tie_
     return ranks;
 }
 
-// P(U >= u) under the null for sample sizes n1, n2 with no ties: the number of
-// arrangements with each U value, by the recurrence
-//   count(n1, n2, k) = count(n1 - 1, n2, k - n2) + count(n1, n2 - 1, k).
+// P(U >= u) under the null for sample sizes n1, n2 with no ties. The number
+// of arrangements with each U value is the coefficient of q^U in the Gaussian
+// binomial [n1 + n2 choose m]_q = prod_{i=1..m} (1 - q^(n + i)) / (1 - q^i),
+// m the smaller size and n the larger. Each factor costs one pass over the
+// m * n + 1 coefficients, so 8 against 20,000 repetitions is about a million
+// additions (the textbook recurrence over both sizes took minutes there).
+// After each factor the coefficients are those of [n + i choose i]_q, all
+// non-negative: no step cancels large terms.
 double exact_survival(size_t n1, size_t n2, double u) {
-    // U's distribution is the same for (n1, n2) and (n2, n1): keep the
-    // inner dimension the small one (the exact path has one sample <= 8).
-    if (n2 > n1) std::swap(n1, n2);
-    size_t max_u = n1 * n2;
-    // table[j][k]: count for (i, j) while i grows row by row.
-    std::vector<std::vector<double>> previous(n2 + 1, std::vector<double>(max_u + 1, 0.0));
-    for (size_t j = 0; j <= n2; ++j) previous[j][0] = 1;  // i = 0: U is 0
-    for (size_t i = 1; i <= n1; ++i) {
-        std::vector<std::vector<double>> current(n2 + 1, std::vector<double>(max_u + 1, 0.0));
-        current[0][0] = 1;  // j = 0: U is 0
-        for (size_t j = 1; j <= n2; ++j)
-            for (size_t k = 0; k <= i * j; ++k)
-                current[j][k] = (k >= j ? previous[j][k - j] : 0.0) + current[j - 1][k];
-        previous = std::move(current);
+    size_t m = std::min(n1, n2), n = std::max(n1, n2);
+    size_t max_u = m * n;
+    std::vector<long double> counts(max_u + 1, 0.0L);
+    counts[0] = 1;
+    for (size_t i = 1; i <= m; ++i) {
+        for (size_t k = i; k <= max_u; ++k) counts[k] += counts[k - i];          // divide by (1 - q^i)
+        for (size_t k = max_u; k >= n + i; --k) counts[k] -= counts[k - n - i];  // times (1 - q^(n+i))
     }
-    const std::vector<double>& counts = previous[n2];
-    double total = 0, tail = 0;
+    long double total = 0, tail = 0;
     for (size_t k = 0; k <= max_u; ++k) {
         total += counts[k];
         if (static_cast<double>(k) >= u - 1e-9) tail += counts[k];
     }
-    return tail / total;
+    return static_cast<double>(tail / total);
 }
 
 }  // namespace

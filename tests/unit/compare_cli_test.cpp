@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "support/run_process.h"
@@ -134,4 +135,96 @@ TEST_CASE("malformed, truncated and mismatched files are one-line errors with ex
         CHECK(result.err.rfind("strata: error: ", 0) == 0);
         CHECK(result.err.find(c.error_part) != std::string::npos);
     }
+}
+
+namespace {
+
+// Runs a Google Benchmark program built by the tests, writing its JSON.
+std::string run_google_benchmark(const std::string& program, const std::string& name) {
+    std::string out = scratch_path(name);
+    auto run = run_process({program, "--benchmark_repetitions=5", "--benchmark_min_time=0.002",
+                            "--benchmark_out=" + out, "--benchmark_out_format=json"});
+    REQUIRE(run.exit_code == 0);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("files with complexity rows, written by Google Benchmark itself, are compared") {
+    std::string fast = run_google_benchmark(STRATA_TEST_COMPLEXITY_BENCHMARK_BASE, "complexity-base.json");
+    std::string slow = run_google_benchmark(STRATA_TEST_COMPLEXITY_BENCHMARK_SLOW, "complexity-slow.json");
+    // The file really has the rows that used to be refused.
+    auto written = nlohmann::json::parse(read(fast));
+    bool has_big_o = false;
+    for (const auto& entry : written["benchmarks"])
+        if (entry.value("aggregate_name", "") == "BigO") has_big_o = !entry.contains("real_time");
+    REQUIRE(has_big_o);
+
+    auto result = run_process({strata_binary(), "compare", "--json", fast, slow});
+    INFO(result.err);
+    REQUIRE(result.exit_code == 0);
+    auto json = nlohmann::json::parse(result.out);
+    CHECK(json["schema_version"] == "1.0.0");
+    CHECK(json["metric"] == "real_time");
+    std::set<std::string> names;
+    for (const auto& row : json["benchmarks"]) {
+        names.insert(row["name"].get<std::string>());
+        CHECK(row["base_repetitions"] == 5);  // the mean, stddev, BigO and RMS rows are not repetitions
+    }
+    CHECK(names == std::set<std::string>{"BM_scan/1024", "BM_scan/4096", "BM_scan/16384", "BM_copy|bytes*2"});
+    CHECK(json["geometric_mean_count"] == 4);
+    for (const auto& row : json["benchmarks"])
+        if (row["name"] == "BM_scan/16384") CHECK(row["verdict"] == "slower");
+
+    // --metric cpu_time reads the other time; --filter keeps what matches, and
+    // the geometric mean says how many rows it is over.
+    auto cpu = run_process({strata_binary(), "compare", "--metric", "cpu_time", "--filter",
+                            "^BM_scan/(1024|4096)$", fast, slow});
+    INFO(cpu.err);
+    CHECK(cpu.exit_code == 0);
+    CHECK(cpu.out.find("geometric mean of new/base over 2 benchmark(s)") != std::string::npos);
+    CHECK(cpu.out.find("BM_scan/16384") == std::string::npos);
+    auto none = run_process({strata_binary(), "compare", "--filter", "^nothing$", fast, slow});
+    CHECK(none.exit_code == 2);
+    CHECK(none.err.find("that the filter selects") != std::string::npos);
+    auto bad = run_process({strata_binary(), "compare", "--filter", "(", fast, slow});
+    CHECK(bad.exit_code == 2);
+    CHECK(line_count(bad.err) == 1);
+    CHECK(bad.err.find("is not a regular expression") != std::string::npos);
+
+    // Markdown: the '|' in a name is escaped, so every row has six cells.
+    auto markdown = run_process({strata_binary(), "compare", "--markdown", fast, slow});
+    REQUIRE(markdown.exit_code == 0);
+    std::istringstream lines(markdown.out);
+    std::string line;
+    size_t table_rows = 0;
+    while (std::getline(lines, line)) {
+        if (line.rfind("|", 0) != 0) continue;
+        ++table_rows;
+        size_t unescaped = 0;
+        for (size_t i = 0; i < line.size(); ++i)
+            if (line[i] == '|' && (i == 0 || line[i - 1] != '\\')) ++unescaped;
+        INFO(line);
+        CHECK(unescaped == 7);
+    }
+    CHECK(table_rows == 6);  // header, rule, four benchmarks
+    CHECK(markdown.out.find("BM\\_copy\\|bytes\\*2") != std::string::npos);
+}
+
+TEST_CASE("hostile results files: deep nesting, devices, times out of range, and their sizes") {
+    // 100,000 levels of nesting crashed the recursive parser.
+    std::string deep = write("deep.json", std::string(100000, '[') + std::string(100000, ']'));
+    auto nested = run_process({strata_binary(), "compare", deep, base});
+    CHECK(nested.exit_code == 2);
+    CHECK(nested.err.find("nested deeper than 128 levels") != std::string::npos);
+    // A device or a FIFO is refused, not read without end.
+    auto zero = run_process({strata_binary(), "compare", "/dev/zero", base});
+    CHECK(zero.exit_code == 2);
+    CHECK(zero.err.find("it is a device, not a file") != std::string::npos);
+    // 1e308 s is no number of nanoseconds: refused, not compared as infinity.
+    std::string huge = write(
+        "huge.json", R"({"benchmarks": [{"name": "BM_copy/4096", "real_time": 1e308, "time_unit": "s"}]})");
+    auto range = run_process({strata_binary(), "compare", huge, base});
+    CHECK(range.exit_code == 2);
+    CHECK(range.err.find("time out of range") != std::string::npos);
 }

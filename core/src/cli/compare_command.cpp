@@ -1,7 +1,11 @@
-// strata compare BASE.json NEW.json [--threshold 2%] [--fail-above 5%] [--json|--markdown]
+// strata compare BASE.json NEW.json [--threshold 2%] [--fail-above 5%] [--metric real_time|cpu_time]
+//                [--filter REGEX] [--json|--markdown]
+#include <regex.h>
+
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 
 #include "cli/commands.h"
 #include "cli/comparison_output.h"
@@ -22,11 +26,30 @@ double parse_percent(const std::string& text, const char* option) {
     return value / 100;
 }
 
+// An extended POSIX regular expression (as --benchmark_filter takes), matched
+// anywhere in the name. POSIX, not std::regex: the names come from files, and
+// std::regex recurses per character.
+std::function<bool(const std::string&)> name_filter(const std::string& pattern) {
+    auto expression = std::make_unique<regex_t>();
+    if (int code = regcomp(expression.get(), pattern.c_str(), REG_EXTENDED | REG_NOSUB); code != 0) {
+        char why[256];
+        regerror(code, expression.get(), why, sizeof why);
+        throw UsageError("--filter '" + pattern + "' is not a regular expression: " + why);
+    }
+    std::shared_ptr<regex_t> compiled(expression.release(), [](regex_t* re) {
+        regfree(re);
+        delete re;
+    });
+    return [compiled](const std::string& name) {
+        return regexec(compiled.get(), name.c_str(), 0, nullptr, 0) == 0;
+    };
+}
+
 }  // namespace
 
 std::function<int()> register_compare(CLI::App& app) {
     struct Options {
-        std::string base, next, threshold = "2%", fail_above;
+        std::string base, next, threshold = "2%", fail_above, metric = "real_time", filter;
         double alpha = 0.05;
         bool json = false, markdown = false;
     };
@@ -44,6 +67,10 @@ std::function<int()> register_compare(CLI::App& app) {
         ->add_option("--alpha", options->alpha,
                      "Significance level of the Mann-Whitney U test (default 0.05)")
         ->check(CLI::Range(1e-6, 0.5));
+    command->add_option("--metric", options->metric, "Which time to compare: real_time (default) or cpu_time")
+        ->check(CLI::IsMember({"real_time", "cpu_time"}));
+    command->add_option("--filter", options->filter,
+                        "Compare only benchmarks whose name matches this regular expression (POSIX ERE)");
     auto* json = command->add_flag("--json", options->json, "Print the comparison as JSON");
     command->add_flag("--markdown", options->markdown, "Print the table as Markdown")->excludes(json);
 
@@ -53,11 +80,14 @@ std::function<int()> register_compare(CLI::App& app) {
         settings.alpha = options->alpha;
         if (!options->fail_above.empty())
             settings.fail_above = parse_percent(options->fail_above, "--fail-above");
-        bench::ResultsFile base = bench::read_results_file(options->base);
-        bench::ResultsFile next = bench::read_results_file(options->next);
+        if (!options->filter.empty()) settings.include = name_filter(options->filter);
+        auto metric =
+            options->metric == "cpu_time" ? bench::TimeMetric::cpu_time : bench::TimeMetric::real_time;
+        bench::ResultsFile base = bench::read_results_file(options->base, metric);
+        bench::ResultsFile next = bench::read_results_file(options->next, metric);
         bench::Comparison result = bench::compare_results(base, next, settings);
         if (options->json) {
-            std::cout << to_json_text(comparison_json(result), 2) << '\n';
+            std::cout << to_json_text(comparison_json(result, options->metric), 2) << '\n';
             for (const auto& warning : result.warnings) std::cerr << "strata: warning: " << warning << "\n";
         } else {
             print_comparison(result, options->markdown);

@@ -20,6 +20,17 @@ std::string p_text(const bench::ComparisonRow& row) {
     return row.p_value ? fixed(*row.p_value, *row.p_value < 0.001 ? "%.1e" : "%.3f") : "n/a";
 }
 
+// A cell of a Markdown table: a '|' would end the cell, a newline the row.
+std::string markdown_cell(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        if (c == '|' || c == '\\' || c == '`' || c == '*' || c == '_' || c == '<' || c == '[' || c == ']')
+            out += '\\';
+        out += c == '\n' || c == '\r' ? ' ' : c;
+    }
+    return out;
+}
+
 }  // namespace
 
 std::string time_text(double ns) {
@@ -35,7 +46,7 @@ std::string time_text(double ns) {
     return text;
 }
 
-Json comparison_json(const bench::Comparison& result) {
+Json comparison_json(const bench::Comparison& result, std::string_view metric) {
     Json rows = Json::array();
     for (const auto& row : result.rows) {
         Json entry = {{"name", row.name},
@@ -50,9 +61,12 @@ Json comparison_json(const bench::Comparison& result) {
         if (!row.note.empty()) entry["note"] = row.note;
         rows.push_back(std::move(entry));
     }
-    return {{"benchmarks", rows},
+    return {{"schema_version", kComparisonSchemaVersion},
+            {"metric", std::string(metric)},
+            {"benchmarks", rows},
             {"geometric_mean_ratio",
              result.geometric_mean_ratio ? Json(*result.geometric_mean_ratio) : Json(nullptr)},
+            {"geometric_mean_count", result.geometric_mean_count},
             {"only_in_base", result.only_in_base},
             {"only_in_new", result.only_in_new},
             {"warnings", result.warnings},
@@ -71,7 +85,7 @@ void print_comparison(const bench::Comparison& result, bool markdown) {
         std::cout << "| benchmark | base | new | new/base | p | verdict |\n|---|---:|---:|---:|---:|---|\n";
         for (const auto& cells : table) {
             std::cout << "|";
-            for (const auto& cell : cells) std::cout << " " << cell << " |";
+            for (const auto& cell : cells) std::cout << " " << markdown_cell(cell) << " |";
             std::cout << "\n";
         }
     } else {
@@ -90,12 +104,15 @@ void print_comparison(const bench::Comparison& result, bool markdown) {
     }
     for (const auto& row : result.rows)
         if (!row.note.empty())
-            std::cout << (markdown ? "\n- " : "note: ") << row.name << ": " << row.note << "\n";
+            std::cout << (markdown ? "\n- " + markdown_cell(row.name) : "note: " + row.name) << ": "
+                      << row.note << "\n";
     if (result.geometric_mean_ratio)
-        std::cout << (markdown ? "\n" : "") << "geometric mean of new/base over " << result.rows.size()
+        std::cout << (markdown ? "\n" : "") << "geometric mean of new/base over "
+                  << result.geometric_mean_count
                   << " benchmark(s): " << fixed(*result.geometric_mean_ratio, "%.4f") << "\n";
-    for (const auto& name : result.only_in_base) std::cout << "only in base: " << name << "\n";
-    for (const auto& name : result.only_in_new) std::cout << "only in new: " << name << "\n";
+    auto name_text = [&](const std::string& name) { return markdown ? markdown_cell(name) : name; };
+    for (const auto& name : result.only_in_base) std::cout << "only in base: " << name_text(name) << "\n";
+    for (const auto& name : result.only_in_new) std::cout << "only in new: " << name_text(name) << "\n";
     for (const auto& warning : result.warnings) std::cerr << "strata: warning: " << warning << "\n";
 }
 

@@ -9,7 +9,10 @@
 namespace strata::cli {
 
 void print_comparison(const bench::Comparison& result, bool markdown);
-Json comparison_json(const bench::Comparison& result);
+// docs/compare.schema.json describes it.
+inline constexpr const char* kComparisonSchemaVersion = "1.0.0";
+// `metric`: real_time or cpu_time, the time the medians are of.
+Json comparison_json(const bench::Comparison& result, std::string_view metric);
 
 // 1234.5 ns -> "1.234 us"
 std::string time_text(double ns);

@@ -6,6 +6,7 @@
 #include "cli/run_options.h"
 #include "explain/explain.h"
 #include "explain/text_lines.h"
+#include "model/untrusted_input.h"
 #include "model/usage_error.h"
 #include "probes/probe_context.h"
 #include "probes/probes.h"
@@ -22,18 +23,6 @@ constexpr const char* kExplainSchemaVersion = "1.0.0";
 constexpr size_t kMaxInput = 8u << 20;
 // An evaluation file holds many reports; still bounded.
 constexpr size_t kMaxEvaluationFile = 64u << 20;
-
-std::string read_bounded(std::istream& in, size_t limit, const std::string& what) {
-    std::string out;
-    char buffer[1 << 16];
-    while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
-        out.append(buffer, static_cast<size_t>(in.gcount()));
-        if (out.size() > limit)
-            throw UsageError(what + " is larger than " + std::to_string(limit >> 20) +
-                             " MiB; pass the part of the log around the failure");
-    }
-    return out;
-}
 
 const char* state_word(CauseState state) {
     switch (state) {
@@ -189,22 +178,15 @@ struct Score {
 
 // Classifies each record's error_text and compares with its root_layer.
 Score evaluate_file(const std::string& path, bool quiet) {
-    // read_file: regular files only, without blocking (a FIFO is refused, not waited on).
-    auto read = read_file(path, kMaxEvaluationFile + 1);
-    if (!read) throw UsageError("cannot read '" + path + "' (not a readable regular file)");
-    if (read->size() > kMaxEvaluationFile)
-        throw UsageError("'" + path + "' is larger than " + std::to_string(kMaxEvaluationFile >> 20) +
-                         " MiB");
-    const std::string& content = *read;
+    const std::string content = read_input_file(path, kMaxEvaluationFile);
     Score score;
     size_t line_number = 0;
     for (std::string_view line : text_lines(content)) {
         ++line_number;
         if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
-        Json record = Json::parse(line, nullptr, false);
-        if (record.is_discarded() || !record.is_object() || !record.contains("error_text") ||
-            !record["error_text"].is_string() || !record.contains("root_layer") ||
-            !record["root_layer"].is_string())
+        Json record = try_parse_json_input(line).value_or(Json());
+        if (!record.is_object() || !record.contains("error_text") || !record["error_text"].is_string() ||
+            !record.contains("root_layer") || !record["root_layer"].is_string())
             throw UsageError(path + ":" + std::to_string(line_number) +
                              ": not a JSON object with string error_text and root_layer");
         std::string id = record.contains("id") && record["id"].is_string()
@@ -286,7 +268,7 @@ std::function<int()> register_explain(CLI::App& app, const std::string& executab
         if (!options->evaluate.empty()) return evaluate(options->evaluate, options->quiet);
         std::string text;
         if (options->words.empty() || (options->words.size() == 1 && options->words[0] == "-")) {
-            text = read_bounded(std::cin, kMaxInput, "standard input");
+            text = read_input_stream(std::cin, kMaxInput, "standard input");
         } else {
             for (const std::string& word : options->words) text += (text.empty() ? "" : " ") + word;
         }

@@ -1,0 +1,122 @@
+#include "model/untrusted_input.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <istream>
+
+#include "model/usage_error.h"
+
+namespace strata {
+
+namespace {
+
+std::string size_text(size_t bytes) {
+    return bytes >= (1u << 20) ? std::to_string(bytes >> 20) + " MiB" : std::to_string(bytes) + " bytes";
+}
+
+const char* kind_of(mode_t mode) {
+    if (S_ISDIR(mode)) return "a directory";
+    if (S_ISFIFO(mode)) return "a FIFO";
+    if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "not a regular file";
+}
+
+}  // namespace
+
+std::string read_input_file(const std::string& path, size_t limit) {
+    // Without blocking: a FIFO must be refused, not waited on.
+    int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) throw UsageError("cannot read '" + path + "': " + std::strerror(errno));
+    struct stat info {};
+    if (::fstat(fd, &info) != 0) {
+        int saved = errno;
+        ::close(fd);
+        throw UsageError("cannot read '" + path + "': " + std::strerror(saved));
+    }
+    if (!S_ISREG(info.st_mode)) {
+        ::close(fd);
+        throw UsageError("cannot read '" + path + "': it is " + kind_of(info.st_mode) + ", not a file");
+    }
+    std::string data;
+    char buffer[65536];
+    for (;;) {
+        ssize_t got = ::read(fd, buffer, sizeof buffer);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) {
+            int saved = errno;
+            ::close(fd);
+            throw UsageError("cannot read '" + path + "': " + std::strerror(saved));
+        }
+        if (got == 0) break;
+        data.append(buffer, static_cast<size_t>(got));
+        if (data.size() > limit) {
+            ::close(fd);
+            throw UsageError("'" + path + "' is larger than " + size_text(limit) + "; refusing to read it");
+        }
+    }
+    ::close(fd);
+    return data;
+}
+
+std::string read_input_stream(std::istream& in, size_t limit, const std::string& what) {
+    std::string out;
+    char buffer[1 << 16];
+    while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+        out.append(buffer, static_cast<size_t>(in.gcount()));
+        if (out.size() > limit) throw UsageError(what + " is larger than " + size_text(limit));
+    }
+    return out;
+}
+
+size_t json_nesting_depth(std::string_view text, size_t give_up_above) {
+    size_t depth = 0, deepest = 0;
+    bool in_string = false, escaped = false;
+    for (char c : text) {
+        if (in_string) {
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                in_string = false;
+            continue;
+        }
+        if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            deepest = std::max(deepest, ++depth);
+            if (deepest > give_up_above) return deepest;
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            --depth;
+        }
+    }
+    return deepest;
+}
+
+Json parse_json_input(std::string_view text, const std::string& where) {
+    if (json_nesting_depth(text, kMaxJsonDepth) > kMaxJsonDepth)
+        throw UsageError(where + ": nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+    try {
+        return Json::parse(text);
+    } catch (const Json::exception& error) {  // parse_error, and out_of_range for 1e999
+        // nlohmann says where: "parse error at line 3, column 1: ..."
+        std::string what = error.what();
+        size_t at = what.find("parse error");
+        throw UsageError(where + ": not valid JSON (" + (at == std::string::npos ? what : what.substr(at)) +
+                         ")");
+    }
+}
+
+std::optional<Json> try_parse_json_input(std::string_view text) {
+    if (json_nesting_depth(text, kMaxJsonDepth) > kMaxJsonDepth) return std::nullopt;
+    Json value = Json::parse(text, nullptr, false);
+    if (value.is_discarded()) return std::nullopt;
+    return value;
+}
+
+}  // namespace strata
