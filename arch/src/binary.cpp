@@ -23,6 +23,7 @@ void add_cubin(Bytes bytes, const ElfFile& elf, const std::string& where, Fatbin
     image.version_minor = elf.abi_version;
     image.section = where;
     image.payload = bytes;
+    image.stored_size = bytes.size();
     image.uncompressed_size = bytes.size();
     out.images.push_back(std::move(image));
 }

@@ -84,6 +84,7 @@ Expected<uint64_t> parse_container(Bytes bytes, uint64_t at, uint64_t file_offse
             image.uncompressed_size = payload_size;
         }
         image.payload = slice(entries, e + header_size, stored);
+        image.stored_size = stored;
         // PTX and LTO-IR extension: u32 offset, u32 size of an options string.
         if (image.kind == ImageKind::ptx && header_size >= 0x48 &&
             load_le<uint32_t>(entries, e + 0x14) == 0x40) {

@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "model/untrusted_input.h"
 #include "model/usage_error.h"
 
 namespace strata::bench {
@@ -54,11 +55,7 @@ std::string without_non_finite(const std::string& text) {
 }  // namespace
 
 Json parse_benchmark_output(const std::string& text, const std::string& path) {
-    try {
-        return Json::parse(without_non_finite(text));
-    } catch (const Json::exception& error) {  // parse_error, and out_of_range for 1e999
-        throw UsageError(path + ": not valid JSON (" + std::string(error.what()) + ")");
-    }
+    return parse_json_input(without_non_finite(text), path);
 }
 
 Json merge_runs(const std::vector<Json>& runs, const Json& strata_context) {

@@ -151,3 +151,51 @@ TEST_CASE("strata explain: unknown text exits 1, no text or a bad file exits 2 w
     CHECK(odd_id.out.find("miss line 1: expected driver_missing, got other") != std::string::npos);
     std::filesystem::remove(bad);
 }
+
+TEST_CASE("a libcudart that is not a library, first on LD_LIBRARY_PATH, is blamed, not the plugin") {
+    namespace fs = std::filesystem;
+    fs::path dir = scratch_path("foreign-cudart");
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    std::ofstream(dir / "libcudart.so.13") << "not a shared library\n";
+    auto report = doctor_json({"LD_LIBRARY_PATH=" + dir.string()});
+    const auto& load = find_check(report, "host.cudart.load");
+    CHECK(load["status"] == "fail");
+    CHECK(has(load["summary"], "the library " + (dir / "libcudart.so.13").string() +
+                                   " it needs is not a usable shared library"));
+    CHECK(has(load["remedy"], "the plugin itself is fine"));
+    CHECK_FALSE(has(load["remedy"], "rebuild or reinstall the plugin"));
+    fs::remove_all(dir);
+}
+
+TEST_CASE("an empty LD_LIBRARY_PATH entry is the working directory, and is said to be") {
+    namespace fs = std::filesystem;
+    auto report = doctor_json({"LD_LIBRARY_PATH=/nonexistent-a::/nonexistent-b"});
+    const auto& entry = find_check(report, "host.search_path.working_directory");
+    CHECK(entry["status"] == "warn");
+    CHECK(has(entry["summary"], "searches the working directory (" + fs::current_path().string() + ")"));
+}
+
+TEST_CASE("arch --gpu: a driver version NVML reports but nobody can read does not blame --driver") {
+    auto result =
+        run_process({strata_binary(), "arch", STRATA_TEST_KERNELS_LIBRARY, "--gpu"},
+                    {"LD_LIBRARY_PATH=" STRATA_TEST_FAKE_DRIVER_DIR, "STRATA_FAKE_CUDA=nvml_driver=banana"});
+    INFO(result.err);
+    CHECK(result.err.find("--driver") == std::string::npos);
+    CHECK(result.err.find("the driver reports version 'banana'") != std::string::npos);
+}
+
+TEST_CASE("option values that cannot be meant are one-line errors, exit 2") {
+    for (std::vector<std::string> args : {std::vector<std::string>{"doctor", "--timeout", "1e16"},
+                                          {"doctor", "--timeout", "-1"},
+                                          {"doctor", "--timeout", "nan"},
+                                          {"doctor", "--junit", ""},
+                                          {"frameworks", "--python", ""}}) {
+        args.insert(args.begin(), strata_binary());
+        auto result = run_process(args);
+        INFO(args[2] << " '" << args[3] << "': " << result.err);
+        CHECK(result.exit_code == 2);
+        CHECK(line_count(result.err) == 1);
+        CHECK(result.err.size() < 200);  // -1 once printed a 400-byte number
+    }
+}

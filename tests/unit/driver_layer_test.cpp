@@ -132,6 +132,34 @@ TEST_CASE("NVML's own version-mismatch error fails the agreement check") {
     CHECK(has(versions.evidence, "Driver/library version mismatch (18)"));
 }
 
+TEST_CASE("every other nvmlInit failure is a check with its name and what to do") {
+    FixtureTree tree;
+    gpu_machine(tree);
+    struct Case {
+        int code;
+        const char* name;
+        const char* remedy_part;
+    };
+    for (const Case& c : {Case{9, "NVML_ERROR_DRIVER_NOT_LOADED", "modprobe nvidia"},
+                          Case{12, "NVML_ERROR_LIBRARY_NOT_FOUND", "user-mode libraries"},
+                          Case{999, "NVML_ERROR_UNKNOWN", "dmesg"}}) {
+        INFO(c.name);
+        Report report = doctor_with_fake(tree, "nvml_init=" + std::to_string(c.code));
+        const Check* nvml = report.find_check("driver.nvml_init");
+        REQUIRE(nvml);
+        // CUDA itself starts in this fake: the GPUs compute, only NVML's view is missing.
+        CHECK(nvml->status == Status::warn);
+        CHECK(has(nvml->summary, std::string("NVML cannot start: ") + c.name));
+        CHECK(has(nvml->remedy, c.remedy_part));
+    }
+    Report with_cuda_down = doctor_with_fake(tree, "nvml_init=9;init=100");
+    const Check* failed = with_cuda_down.find_check("driver.nvml_init");
+    REQUIRE(failed);
+    CHECK(failed->status == Status::fail);
+    // The mismatch (18) is the version agreement's to judge, once.
+    CHECK_FALSE(doctor_with_fake(tree, "nvml_init=18").find_check("driver.nvml_init"));
+}
+
 TEST_CASE("error 804: forward compatibility on a GPU without it") {
     FixtureTree tree;
     gpu_machine(tree);

@@ -172,6 +172,15 @@ TEST_CASE("dlerror texts are classified") {
     auto symbol = classify_dlerror("/p/plugin.so", "/p/plugin.so: undefined symbol: cuCtxCreate_v3");
     CHECK(symbol.kind == "undefined_symbol");
     CHECK(symbol.library == "cuCtxCreate_v3");
+    // A dependency that is not a usable library is the dependency's fault.
+    auto foreign = classify_dlerror("/p/plugin.so", "/tmp/x/libcudart.so.13: invalid ELF header");
+    CHECK(foreign.kind == "broken_dependency");
+    CHECK(foreign.library == "/tmp/x/libcudart.so.13");
+    auto wrong_class =
+        classify_dlerror("/p/plugin.so", "/tmp/x/libcudart.so.13: wrong ELF class: ELFCLASS32");
+    CHECK(wrong_class.kind == "broken_dependency");
+    auto own = classify_dlerror("/p/plugin.so", "/p/plugin.so: invalid ELF header");
+    CHECK(own.kind == "dlopen");
 }
 
 TEST_CASE("dotted ids") {

@@ -19,28 +19,6 @@ std::string version_text(const FatbinImage& image) {
     return image.kind == ImageKind::ptx ? "ISA " + v : image.kind == ImageKind::sass ? "code " + v : v;
 }
 
-struct Details {
-    std::string toolkit, ptx_target, error;
-};
-
-Details details_of(const FatbinImage& image) {
-    Details out;
-    if (image.kind != ImageKind::sass && image.kind != ImageKind::ptx) return out;
-    auto contents = arch::image_contents(image);
-    if (!contents) {
-        out.error = contents.error();
-        return out;
-    }
-    if (image.kind == ImageKind::ptx) {
-        if (auto header = arch::parse_ptx_header(*contents)) out.ptx_target = header->target;
-    } else if (auto info = arch::read_cubin_info(*contents)) {
-        out.toolkit = info->toolkit;
-    } else {
-        out.error = info.error();
-    }
-    return out;
-}
-
 std::string cc_list(const std::vector<uint32_t>& sms) {
     std::string out;
     for (uint32_t sm : sms) out += (out.empty() ? "" : " ") + arch::cc_text(sm);
@@ -90,8 +68,9 @@ std::string render_arch_text(const ScanResult& scan, const ArchOptions& options)
         if (options.details) {
             out += "  " + pad_right("KIND", 8) + pad_right("TARGET", 14) + pad_right("COMPRESSION", 13) +
                    pad_right("VERSION", 11) + pad_right("OFFSET", 12) + pad_right("BYTES", 10) + "CONTENTS\n";
-            for (const FatbinImage& image : images) {
-                Details d = details_of(image);
+            for (size_t i = 0; i < images.size(); ++i) {
+                const FatbinImage& image = images[i];
+                const ImageDetails& d = file.details.at(i);
                 std::string contents = !d.error.empty()        ? "error: " + d.error
                                        : !d.toolkit.empty()    ? "built by CUDA " + d.toolkit
                                        : !d.ptx_target.empty() ? ".target " + d.ptx_target
@@ -170,7 +149,8 @@ std::string arch_to_json(const ScanResult& scan, const ArchOptions& options, int
             .begin_array();
         for (const std::string& warning : file.listing.scan.warnings) json.value(warning);
         json.end_array().key("images").begin_array();
-        for (const FatbinImage& image : images) {
+        for (size_t i = 0; i < images.size(); ++i) {
+            const FatbinImage& image = images[i];
             json.begin_object()
                 .field("kind", arch::image_kind_name(image.kind))
                 .field("raw_kind", image.raw_kind)
@@ -182,11 +162,11 @@ std::string arch_to_json(const ScanResult& scan, const ArchOptions& options, int
                        std::to_string(image.version_major) + "." + std::to_string(image.version_minor))
                 .field("section", image.section)
                 .field("offset", image.offset)
-                .field("stored_bytes", image.payload.size())
+                .field("stored_bytes", image.stored_size)
                 .field("uncompressed_bytes", image.uncompressed_size);
             if (!image.options.empty()) json.field("ptxas_options", image.options);
             if (options.details) {
-                Details d = details_of(image);
+                const ImageDetails& d = file.details.at(i);
                 if (!d.toolkit.empty()) json.field("toolkit", d.toolkit);
                 if (!d.ptx_target.empty()) json.field("ptx_target", d.ptx_target);
                 if (!d.error.empty()) json.field("contents_error", d.error);

@@ -47,14 +47,22 @@ std::function<int()> register_arch(CLI::App& app) {
             for (const GpuInfo& gpu : discovery.gpus)
                 arch_options.targets.push_back({gpu.sm, "GPU " + std::to_string(gpu.index) + " (" + gpu.name +
                                                             ", CC " + arch::cc_text(gpu.sm) + ")"});
-            if (driver_text.empty()) driver_text = discovery.driver_version;
+            // The driver found is used only when none was given, and a version
+            // it reports that cannot be read is said as such: the user passed
+            // no --driver to blame.
+            if (driver_text.empty() && !discovery.driver_version.empty()) {
+                arch_options.driver = arch::parse_driver_version(discovery.driver_version);
+                if (!arch_options.driver)
+                    std::cerr << "strata: warning: the driver reports version '" << discovery.driver_version
+                              << "', which is not a driver version; judging without a driver\n";
+            }
         }
         if (!driver_text.empty()) {
             arch_options.driver = arch::parse_driver_version(driver_text);
             if (!arch_options.driver)
                 throw UsageError("--driver '" + driver_text + "' is not a driver version (e.g. 580.65.06)");
         }
-        ScanResult scan = scan_paths(options->paths);
+        ScanResult scan = scan_paths(options->paths, options->details);
         int exit_code = arch_exit_code(scan, arch_options);
         if (options->json)
             std::cout << arch_to_json(scan, arch_options, exit_code) << '\n';

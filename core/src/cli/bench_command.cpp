@@ -8,7 +8,10 @@
 // strata's environment record in context.strata.
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -25,6 +28,7 @@
 #include "diagnosis/fact_access.h"
 #include "doctor/plugin_tasks.h"
 #include "levels.h"
+#include "model/untrusted_input.h"
 #include "model/usage_error.h"
 #include "probes/nvml_gpus.h"
 #include "report/writers.h"
@@ -100,8 +104,15 @@ struct RunnerResult {
 // One runner: one plugin's benchmarks on one GPU, with extra environment.
 RunnerResult run_runner(const RunOptions& run, const BenchOptions& options, const BenchPlugin& plugin,
                         int device, int repetitions, std::vector<std::string> environment) {
-    fs::path out = fs::temp_directory_path() / ("strata-bench-" + std::to_string(::getpid()) + "-" +
-                                                plugin.record.name + "-" + std::to_string(device) + ".json");
+    // A private directory (mkdtemp: 0700, an unpredictable name): a name in
+    // /tmp that others can guess could be a symlink planted to make the
+    // runner, often root, overwrite any file.
+    std::string pattern = (fs::temp_directory_path() / "strata-bench-XXXXXX").string();
+    if (!::mkdtemp(pattern.data()))
+        throw std::runtime_error("cannot create a private directory in " +
+                                 fs::temp_directory_path().string() + ": " + std::strerror(errno));
+    const fs::path directory = pattern;
+    const fs::path out = directory / (plugin.record.name + "-gpu" + std::to_string(device) + ".json");
     WorkerRequest request;
     request.strata_executable = runner_path(run.executable).string();
     request.plugin_path = plugin.candidate.path;
@@ -124,16 +135,15 @@ RunnerResult run_runner(const RunOptions& run, const BenchOptions& options, cons
     if (outcome.end != TaskEnd::completed) {
         result.error = plugin.record.name + " on GPU " + std::to_string(device) + ": " + outcome.message;
     } else if (result.skipped.empty()) {
-        std::ifstream in(out);
-        std::stringstream text;
-        text << in.rdbuf();
-        if (!in)
+        std::error_code missing;
+        if (!fs::exists(out, missing))
             result.error = plugin.record.name + ": the runner wrote no results";
         else
-            result.results = bench::parse_benchmark_output(text.str(), out.string());
+            result.results = bench::parse_benchmark_output(
+                read_input_file(out.string(), bench::kMaxResultsFileBytes), out.string());
     }
     std::error_code ec;
-    fs::remove(out, ec);
+    fs::remove_all(directory, ec);
     return result;
 }
 
@@ -321,7 +331,8 @@ std::function<int()> register_bench(CLI::App& app, const std::string& executable
                      "Repetitions per benchmark (default: the level's)")
         ->check(CLI::PositiveNumber);
     command->add_option("--device", options->device, "GPU number, or all");
-    command->add_option("--out", options->out, "Where to write the results (Google Benchmark JSON)");
+    command->add_option("--out", options->out, "Where to write the results (Google Benchmark JSON)")
+        ->check(non_empty_path());
     command->add_flag("--markdown", options->markdown, "Print the table as Markdown");
     command
         ->add_option("--side-by-side", options->side_by_side,

@@ -33,7 +33,8 @@ std::function<int()> register_doctor(CLI::App& app, const std::string& executabl
     add_environment_options(*command, options->environments);
     auto* json = command->add_flag("--json", options->json, "Print the report as JSON");
     command->add_flag("--markdown", options->markdown, "Print the report as Markdown")->excludes(json);
-    command->add_option("--junit", options->junit, "Also write the checks as JUnit XML to FILE");
+    command->add_option("--junit", options->junit, "Also write the checks as JUnit XML to FILE")
+        ->check(non_empty_path());
     command->add_flag("--no-selftest", options->no_selftest, "Run probes only, no self-tests");
     command->add_option("--color", options->color, "Colour the text report: auto, always or never")
         ->check(CLI::IsMember({"auto", "always", "never"}));

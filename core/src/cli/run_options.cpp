@@ -11,9 +11,11 @@ constexpr int kMaxTimeoutSeconds = 86'400;  // a day
 }  // namespace
 
 void add_plugin_options(CLI::App& command, PluginOptions& options) {
-    command.add_option(
-        "--plugin-path", options.plugin_paths,
-        "Also load plugins from this directory or file (repeatable; STRATA_PLUGIN_PATH adds more)");
+    command
+        .add_option(
+            "--plugin-path", options.plugin_paths,
+            "Also load plugins from this directory or file (repeatable; STRATA_PLUGIN_PATH adds more)")
+        ->check(non_empty_path());
     command.add_flag("--no-builtin-plugins", options.no_builtin_plugins,
                      "Do not load the plugins installed next to strata");
     command
@@ -25,8 +27,8 @@ void add_plugin_options(CLI::App& command, PluginOptions& options) {
                 char* end = nullptr;
                 double seconds = std::strtod(text.c_str(), &end);
                 if (text.empty() || *end != '\0' || !(seconds > 0) || seconds > kMaxTimeoutSeconds)
-                    return "--timeout takes seconds between 0 and " + std::to_string(kMaxTimeoutSeconds) +
-                           ", not '" + text.substr(0, 40) + "'";
+                    return "takes seconds between 0 and " + std::to_string(kMaxTimeoutSeconds) + ", not '" +
+                           text.substr(0, 40) + "'";
                 return {};
             },
             "SECONDS"));
@@ -39,11 +41,13 @@ void add_environment_options(CLI::App& command, EnvironmentOptions& options) {
         .add_option("--python", options.pythons,
                     "Read the frameworks of this Python interpreter's environment (repeatable; default: "
                     "VIRTUAL_ENV, CONDA_PREFIX and python3 on PATH)")
-        ->allow_extra_args(false);
+        ->allow_extra_args(false)
+        ->check(non_empty_path());
     command
         .add_option("--site-packages", options.site_packages,
                     "Read the frameworks installed in this directory (repeatable)")
-        ->allow_extra_args(false);
+        ->allow_extra_args(false)
+        ->check(non_empty_path());
 }
 
 RunOptions make_run_options(const PluginOptions& options, const EnvironmentOptions& environments,
@@ -63,6 +67,12 @@ RunOptions make_run_options(const PluginOptions& options, const std::string& exe
     if (options.timeout_s > 0)
         run.timeout = std::chrono::milliseconds(static_cast<long long>(options.timeout_s * 1000));
     return run;
+}
+
+CLI::Validator non_empty_path() {
+    return CLI::Validator(
+        [](std::string& text) { return text.empty() ? std::string("an empty path") : std::string(); },
+        "PATH");
 }
 
 }  // namespace strata::cli

@@ -11,4 +11,8 @@ RunOptions make_run_options(const PluginOptions& options, const std::string& exe
 RunOptions make_run_options(const PluginOptions& options, const EnvironmentOptions& environments,
                             const std::string& executable);
 
+// For options that name a file or directory: an empty value ("--junit ''")
+// is an error, not silently the same as leaving the option out.
+CLI::Validator non_empty_path();
+
 }  // namespace strata::cli

@@ -4,6 +4,7 @@
 
 #include "diagnosis/fact_access.h"
 #include "diagnosis/rules.h"
+#include "explain/status_codes.h"
 #include "probes/probes.h"
 #include "probes/text_util.h"
 
@@ -141,6 +142,57 @@ void rule_driver_versions_agree(Report& report) {
         "nvidia modules); hold the driver packages (`apt-mark hold`) on nodes that must not change under "
         "load",
         {"driver.kernel_module.version", "driver.libcuda.loaded_path", "driver.nvml.driver_version"}));
+}
+
+namespace {
+
+// What to do when nvmlInit fails with each code (18, the version mismatch,
+// is judged by driver.version_agreement).
+std::string nvml_init_remedy(int64_t code) {
+    switch (code) {
+        case 4:  // NO_PERMISSION
+            return "the user cannot open /dev/nvidiactl and /dev/nvidia*: check their permissions (the "
+                   "NVreg_DeviceFileMode module option), or in a container request GPUs (--gpus, CDI, the "
+                   "device plugin)";
+        case 9:  // DRIVER_NOT_LOADED
+            return "load the kernel module (`modprobe nvidia`) and read `dmesg | grep -i nvrm` for why it "
+                   "did not load (Secure Boot, a module built for another kernel)";
+        case 12:  // LIBRARY_NOT_FOUND
+            return "reinstall the driver's user-mode libraries; in a container, the NVIDIA Container "
+                   "Toolkit must mount them";
+        case 15:  // GPU_IS_LOST
+        case 16:  // RESET_REQUIRED
+            return "a GPU fell off the bus or needs a reset: read `dmesg` for Xid 79/119, reset the GPU "
+                   "(`nvidia-smi -r`) or reboot, and drain the node if it recurs";
+        case 14:  // CORRUPTED_INFOROM
+            return "the GPU's InfoROM is corrupt: contact the vendor (RMA); drain the node";
+        default:
+            return "read `dmesg | grep -i -E 'nvrm|xid'`; reboot if the driver was updated; `strata explain` "
+                   "takes the error's name";
+    }
+}
+
+}  // namespace
+
+void rule_nvml_init(Report& report) {
+    auto code = fact_int(report, "driver.nvml.init_result");
+    if (!code || *code == 0 || *code == 18) return;
+    std::string name = "NVML error " + std::to_string(*code), description;
+    for (const StatusCode& known : nvml_return_codes())
+        if (known.number == *code) {
+            name = std::string(known.name);
+            description = std::string(known.description);
+        }
+    // With CUDA working the GPUs still compute; what NVML reports (clocks,
+    // ECC, MIG, health) is what is missing.
+    bool cuda_works = fact_int(report, "driver.cuda.init_result") == std::optional<int64_t>(0);
+    report.add_check(make_check(
+        "driver.nvml_init", Layer::driver, cuda_works ? Status::warn : Status::fail,
+        "NVML cannot start: " + name + " (" + std::to_string(*code) + ")" +
+            (description.empty() ? "" : ": " + description) +
+            (cuda_works ? "; CUDA works, but clocks, ECC, MIG and GPU health cannot be read" : ""),
+        "nvmlInit_v2: " + fact_string(report, "driver.nvml.init_error").value_or(std::to_string(*code)),
+        nvml_init_remedy(*code), {"driver.nvml.init_result", "driver.nvml.init_error"}));
 }
 
 }  // namespace strata

@@ -13,6 +13,7 @@ void run_diagnosis_rules(const ProbeContext& context, Report& report);
 // One rule each (exposed for tests).
 void rule_cuda_init(const ProbeContext& context, Report& report);       // driver.cuda_init
 void rule_driver_versions_agree(Report& report);                        // driver.version_agreement
+void rule_nvml_init(Report& report);                                    // driver.nvml_init
 void rule_runtime_vs_driver(Report& report);                            // runtime.driver_compatibility
 void rule_device_counts(const ProbeContext& context, Report& report);   // device.count_agreement
 void rule_library_copies(const ProbeContext& context, Report& report);  // library.<plugin>.copies

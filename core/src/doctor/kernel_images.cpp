@@ -49,6 +49,7 @@ Check ptx_jit_check(const std::vector<std::string>& files, long long driver_cuda
         auto file = arch::MappedFile::open(path);
         if (!file) continue;
         auto listing = arch::read_binary(file->bytes());
+        if (file->changed_while_read()) continue;  // zeros were read, not the file
         if (!listing) continue;
         for (const arch::FatbinImage& image : listing->scan.images) {
             if (image.kind != arch::ImageKind::ptx) continue;

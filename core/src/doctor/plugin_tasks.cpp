@@ -59,7 +59,20 @@ void add_outcome_check(const TaskOutcome& outcome, const PluginRecord& record, c
                 : "plugin " + record.name + " cannot load: " + outcome.message;
         check.evidence = outcome.message;
         std::string hint = install_hint(record.missing_library);
-        check.remedy = record.state == PluginState::missing_dependency
+        bool broken_dependency = outcome.load_error && outcome.load_error->kind == "broken_dependency";
+        if (broken_dependency) {
+            const std::string& library = outcome.load_error->library;
+            check.summary = "plugin " + record.name + " cannot load: the library " + library +
+                            " it needs is not a usable shared library (" +
+                            outcome.message.substr(std::min(outcome.message.size(), library.size() + 2)) +
+                            ")";
+            check.status = Status::fail;  // the machine's library, not strata or the plugin
+            check.remedy = "remove or replace " + library +
+                           ": it is found before the real library (LD_LIBRARY_PATH, RUNPATH or ld.so.cache); "
+                           "the plugin itself is fine";
+        }
+        check.remedy = broken_dependency ? check.remedy
+                       : record.state == PluginState::missing_dependency
                            ? (hint.empty() ? "install the package that provides " + record.missing_library
                                            : "install " + hint) +
                                  "; if it is installed, add its directory to LD_LIBRARY_PATH"

@@ -128,6 +128,10 @@ std::vector<ElfDynamic> read_shared_libraries(FrameworkInstall& install,
             } else {
                 scan = arch::scan_elf(*elf);
             }
+            if (file->changed_while_read()) {
+                install.problems.push_back(path + ": the file was truncated while it was read");
+                continue;
+            }
             bool has_code = false;
             if (is_vendored_cuda_library(path)) {
                 for (const arch::FatbinImage& image : scan.images)

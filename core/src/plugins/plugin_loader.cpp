@@ -34,6 +34,15 @@ LoadFailure classify_dlerror(const std::string& plugin_path, const std::string& 
         std::string library = text.substr(0, at);
         if (library != plugin_path) return {"missing_dependency", text, library};
     }
+    // "<file>: invalid ELF header", "...: file too short", "...: wrong ELF
+    // class: ELFCLASS32": glibc names the file it could not use. When that
+    // is not the plugin, the plugin is fine and a library it needs is broken
+    // (a truncated or foreign libcudart earlier on LD_LIBRARY_PATH).
+    if (size_t at = text.find(": "); at != std::string::npos && text.find(undefined) == std::string::npos) {
+        std::string library = text.substr(0, at);
+        if (library != plugin_path && library.find(".so") != std::string::npos)
+            return {"broken_dependency", text, library};
+    }
     if (size_t at = text.find(undefined); at != std::string::npos) {
         std::string symbol = text.substr(at + undefined.size());
         if (size_t end = symbol.find_first_of(" ,\n"); end != std::string::npos) symbol.resize(end);

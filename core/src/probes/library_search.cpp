@@ -27,7 +27,8 @@ std::string machine_path(const ProbeContext& context, const std::filesystem::pat
 }
 
 LibrarySearch::LibrarySearch(const ProbeContext& context) : context_(context) {
-    if (auto value = context.env("LD_LIBRARY_PATH")) ld_library_path_ = split_path_list(*value);
+    if (auto value = context.env("LD_LIBRARY_PATH")) ld_library_path_ = split_loader_path_list(*value);
+    for (const std::string& entry : ld_library_path_) searches_working_directory_ |= entry == ".";
     // The loader reads a relative entry against the working directory.
     if (context.is_live())
         for (std::string& entry : ld_library_path_)

@@ -34,6 +34,9 @@ public:
                                                const std::vector<std::string>& rpath,
                                                const std::vector<std::string>& runpath) const;
     const std::vector<std::string>& ld_library_path() const { return ld_library_path_; }
+    // LD_LIBRARY_PATH has an empty entry: the loader searches the working
+    // directory, wherever strata (or the application) happens to be started.
+    bool searches_working_directory() const { return searches_working_directory_; }
     const LdCache& cache() const { return cache_; }
     // "LD_LIBRARY_PATH (/a, /b), /etc/ld.so.cache, /lib/x86_64-linux-gnu, ..."
     std::string describe_order() const;
@@ -41,6 +44,7 @@ public:
 private:
     const ProbeContext& context_;
     std::vector<std::string> ld_library_path_;
+    bool searches_working_directory_ = false;
     LdCache cache_;
 };
 

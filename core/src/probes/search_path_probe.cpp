@@ -21,6 +21,17 @@ const std::regex cuda_soname(
 
 void probe_search_path(const ProbeContext& context, Report& report) {
     const LibrarySearch& search = context.library_search();
+    if (search.searches_working_directory()) {
+        std::error_code ec;
+        std::string here = context.is_live() ? std::filesystem::current_path(ec).string() : ".";
+        report.add_check(make_check(
+            "host.search_path.working_directory", Layer::host, Status::warn,
+            "LD_LIBRARY_PATH has an empty entry, so the loader searches the working directory (" + here +
+                ") for every library",
+            "LD_LIBRARY_PATH=" + context.env("LD_LIBRARY_PATH").value_or(""),
+            "remove the stray colon (a leading, trailing or doubled ':'): a library left in whatever "
+            "directory a program starts from would be loaded first"));
+    }
     // Candidates: every CUDA soname in an LD_LIBRARY_PATH directory or in
     // ld.so.cache; find_all() then says which copies the loader would see.
     std::set<std::string> sonames;

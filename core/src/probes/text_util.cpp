@@ -47,6 +47,19 @@ std::vector<std::string> split_path_list(std::string_view list) {
     return out;
 }
 
+std::vector<std::string> split_loader_path_list(std::string_view list) {
+    std::vector<std::string> out;
+    if (list.empty()) return out;  // set but empty: the loader ignores it
+    size_t pos = 0;
+    while (pos <= list.size()) {
+        size_t end = list.find(':', pos);
+        if (end == std::string_view::npos) end = list.size();
+        out.emplace_back(end > pos ? list.substr(pos, end - pos) : std::string_view("."));
+        pos = end + 1;
+    }
+    return out;
+}
+
 std::string join(const std::vector<std::string>& items, std::string_view separator) {
     std::string out;
     for (size_t i = 0; i < items.size(); ++i) {

@@ -16,6 +16,9 @@ bool contains(std::string_view text, std::string_view needle);
 // empty entries: to ld.so an empty entry means the current directory, which
 // strata does not guess for another process.
 std::vector<std::string> split_path_list(std::string_view list);
+// As the dynamic loader reads LD_LIBRARY_PATH: an empty entry (a leading,
+// trailing or doubled colon) is the working directory, given here as ".".
+std::vector<std::string> split_loader_path_list(std::string_view list);
 // {"a", "b"}, ", " -> "a, b"
 std::string join(const std::vector<std::string>& items, std::string_view separator);
 

@@ -36,10 +36,11 @@ struct FatbinImage {
     uint16_t version_minor = 0;
     uint64_t flags = 0;
     bool debug = false;
-    std::string section;     // where the container lives
-    uint64_t offset = 0;     // of the entry, in the file
-    uint64_t container = 0;  // of the container (fat binary) it belongs to, in the file
-    Bytes payload;           // exactly the stored bytes (compressed or not)
+    std::string section;       // where the container lives
+    uint64_t offset = 0;       // of the entry, in the file
+    uint64_t container = 0;    // of the container (fat binary) it belongs to, in the file
+    Bytes payload;             // exactly the stored bytes (compressed or not); a view into the file
+    uint64_t stored_size = 0;  // payload's size, kept when the file is no longer mapped
     uint64_t uncompressed_size = 0;
     std::string options;  // PTX: ptxas options given at JIT time
 
