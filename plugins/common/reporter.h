@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -75,6 +76,9 @@ public:
         std::string evidence = {};
         std::string remedy = {};
         std::vector<std::string> facts = {};
+        // The GPU a per-GPU check is about: its id stays the same on every
+        // node and for every GPU.
+        std::optional<int> device = {};
     };
     void check(std::string_view id, strata_layer layer, strata_status status, const CheckText& text) const {
         std::vector<strata_str> keys;
@@ -88,6 +92,8 @@ public:
         out.remedy = view(text.remedy);
         out.fact_keys = keys.data();
         out.fact_key_count = keys.size();
+        out.about_device = text.device ? 1 : 0;
+        out.device = text.device.value_or(0);
         host_->emit_check(host_->context, &out);
     }
 

@@ -62,13 +62,15 @@ void selftest_gemms(const plugin::Reporter& report) {
             if (!ok && failure.empty()) failure = name + ": " + result;
         }
         report.check(
-            "library.cublas.gpu" + std::to_string(device), STRATA_LAYER_LIBRARY,
+            "library.cublas.gemm", STRATA_LAYER_LIBRARY,
             failure.empty() ? STRATA_STATUS_PASS : STRATA_STATUS_FAIL,
             {failure.empty() ? gpu + ": cuBLAS GEMMs verified against the CPU" : gpu + ": " + failure,
              evidence,
              failure.empty() ? ""
                              : "a wrong GEMM result: check `nvidia-smi -q` for Xid/ECC errors; an "
-                               "error status names the cuBLAS call that refused"});
+                               "error status names the cuBLAS call that refused",
+             {},
+             device});
     }
 }
 

@@ -291,7 +291,7 @@ void selftest_kernels(const plugin::Reporter& report) {
             if (!r.ok && failed.empty()) failed = r.name + ": " + r.detail;
         }
         std::string image = image_in_use(binary, ptx);
-        report.check("kernel.cudart." + gpu, STRATA_LAYER_KERNEL,
+        report.check("kernel.cudart.kernels", STRATA_LAYER_KERNEL,
                      failed.empty() ? STRATA_STATUS_PASS : STRATA_STATUS_FAIL,
                      {failed.empty() ? label + ": " + std::to_string(results.size()) +
                                            " kernels verified through the runtime; " + image
@@ -300,7 +300,8 @@ void selftest_kernels(const plugin::Reporter& report) {
                       failed.empty()
                           ? ""
                           : "a kernel computed a wrong result: check `nvidia-smi -q` for Xid and ECC errors",
-                      {"kernel.cudart." + gpu + ".binary_version"}});
+                      {"kernel.cudart." + gpu + ".binary_version"},
+                      device});
     }
     cudaDeviceProp first{};
     cudaGetDeviceProperties(&first, 0);

@@ -57,11 +57,13 @@ void selftest_convolutions(const plugin::Reporter& report) {
         }
         std::string gpu = "GPU " + std::to_string(device);
         report.check(
-            "library.cudnn.gpu" + std::to_string(device), STRATA_LAYER_LIBRARY,
+            "library.cudnn.convolution", STRATA_LAYER_LIBRARY,
             failure.empty() ? STRATA_STATUS_PASS : STRATA_STATUS_FAIL,
             {failure.empty() ? gpu + ": cuDNN convolutions verified against the CPU" : gpu + ": " + failure,
              evidence,
-             failure.empty() ? "" : "see the failing call; `strata explain` takes cuDNN's status text"});
+             failure.empty() ? "" : "see the failing call; `strata explain` takes cuDNN's status text",
+             {},
+             device});
     }
 }
 

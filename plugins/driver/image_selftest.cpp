@@ -172,7 +172,7 @@ private:
 
 void test_device(const DriverApi& api, const plugin::Reporter& report, int ordinal) {
     std::string gpu = "GPU " + std::to_string(ordinal);
-    std::string id = "kernel.driver_images.gpu" + std::to_string(ordinal);
+    const std::string id = "kernel.driver_images";  // the GPU goes in the check's device field
     CUdevice device = 0;
     int major = 0, minor = 0;
     CUresult rc = api.device_get(&device, ordinal);
@@ -184,9 +184,12 @@ void test_device(const DriverApi& api, const plugin::Reporter& report, int ordin
     if (rc == CUDA_SUCCESS) rc = api.primary_ctx_retain(&context, device);
     if (rc == CUDA_SUCCESS) rc = api.ctx_set_current(context);
     if (rc != CUDA_SUCCESS) {
-        report.check(
-            id, STRATA_LAYER_KERNEL, STRATA_STATUS_FAIL,
-            {gpu + ": cannot create a context: " + api.describe(rc), "", "check `nvidia-smi` for this GPU"});
+        report.check(id, STRATA_LAYER_KERNEL, STRATA_STATUS_FAIL,
+                     {gpu + ": cannot create a context: " + api.describe(rc),
+                      "",
+                      "check `nvidia-smi` for this GPU",
+                      {},
+                      ordinal});
         return;
     }
     int cc = major * 10 + minor;
@@ -232,12 +235,15 @@ void test_device(const DriverApi& api, const plugin::Reporter& report, int ordin
                       evidence,
                       "CC " + cc_text +
                           " is not covered by STRATA_CUDA_ARCHITECTURES: rebuild strata with it (a "
-                          "toolkit too new to target it needs an older toolkit and driver)"});
+                          "toolkit too new to target it needs an older toolkit and driver)",
+                      {},
+                      ordinal});
         return;
     }
     if (passed < runnable) {
-        report.check(id, STRATA_LAYER_KERNEL, STRATA_STATUS_FAIL,
-                     {gpu + " (CC " + cc_text + "): " + first_failure, evidence, remedy_for(first_code)});
+        report.check(
+            id, STRATA_LAYER_KERNEL, STRATA_STATUS_FAIL,
+            {gpu + " (CC " + cc_text + "): " + first_failure, evidence, remedy_for(first_code), {}, ordinal});
         return;
     }
     std::string paths = sass_passed && ptx_passed ? "native SASS and the PTX JIT path both run"
@@ -245,8 +251,11 @@ void test_device(const DriverApi& api, const plugin::Reporter& report, int ordin
                                                   : "only the PTX JIT path runs (no SASS for this GPU)";
     report.check(
         id, STRATA_LAYER_KERNEL, sass_passed ? STRATA_STATUS_PASS : STRATA_STATUS_WARN,
-        {gpu + " (CC " + cc_text + "): " + paths + ", results verified", evidence,
-         sass_passed ? "" : "rebuild strata with this GPU's architecture to avoid the first-launch JIT"});
+        {gpu + " (CC " + cc_text + "): " + paths + ", results verified",
+         evidence,
+         sass_passed ? "" : "rebuild strata with this GPU's architecture to avoid the first-launch JIT",
+         {},
+         ordinal});
 }
 
 }  // namespace

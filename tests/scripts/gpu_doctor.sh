@@ -16,17 +16,19 @@ trap 'rm -f "$report"' EXIT
 import json, sys
 report = json.load(open(sys.argv[1]))
 checks = {c["id"]: c for c in report["checks"]}
+# Per-GPU checks share their id; the GPU is the check's device field.
+per_gpu = {(c["id"], c.get("device")): c for c in report["checks"]}
 count = report["environment"]["device.count"]["value"]
 problems = []
 for gpu in range(count):
-    for prefix in ("kernel.driver_images.gpu", "kernel.cudart.gpu"):
-        check = checks.get(f"{prefix}{gpu}")
+    for id in ("kernel.driver_images", "kernel.cudart.kernels"):
+        check = per_gpu.get((id, gpu))
         if not check or check["status"] not in ("pass", "warn"):
-            problems.append(f"{prefix}{gpu}: {check and check['status']}: {check and check['summary']}")
-    for prefix in ("library.cublas.gpu", "library.cudnn.gpu"):
-        check = checks.get(f"{prefix}{gpu}")
+            problems.append(f"{id} (GPU {gpu}): {check and check['status']}: {check and check['summary']}")
+    for id in ("library.cublas.gemm", "library.cudnn.convolution"):
+        check = per_gpu.get((id, gpu))
         if not check or check["status"] != "pass":
-            problems.append(f"{prefix}{gpu}: {check and check['status']}: {check and check['summary']}")
+            problems.append(f"{id} (GPU {gpu}): {check and check['status']}: {check and check['summary']}")
 for id in ("driver.cuda_init", "runtime.cudart.device_count", "runtime.driver_compatibility",
            "library.nccl.all_reduce", "kernel.cudart.force_ptx_jit"):
     if checks.get(id, {}).get("status") not in ("pass", "warn"):

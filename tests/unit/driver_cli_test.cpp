@@ -159,7 +159,7 @@ TEST_CASE("a libcudart that is not a library, first on LD_LIBRARY_PATH, is blame
     fs::create_directories(dir);
     std::ofstream(dir / "libcudart.so.13") << "not a shared library\n";
     auto report = doctor_json({"LD_LIBRARY_PATH=" + dir.string()});
-    const auto& load = find_check(report, "host.cudart.load");
+    const auto& load = find_check(report, "runtime.cudart.load");
     CHECK(load["status"] == "fail");
     CHECK(has(load["summary"], "the library " + (dir / "libcudart.so.13").string() +
                                    " it needs is not a usable shared library"));

@@ -195,7 +195,8 @@ TEST_CASE("a GPU no image covers: the driver refuses every image with 209") {
     FixtureTree tree;
     gpu_machine(tree);
     Report report = doctor_with_fake(tree, "cc=3.5;module_load=209;name=Tesla K40");
-    const Check& images = check(report, "kernel.driver_images.gpu0");
+    const Check& images = check(report, "kernel.driver_images");
+    CHECK(images.device == 0);  // the GPU is a field; the id is the same on every node
     CHECK(images.layer == Layer::kernel);
     CHECK(images.status == Status::fail);
     CHECK(has(images.summary, "(CC 3.5): no image of strata's probe kernel can run on it"));
@@ -219,7 +220,7 @@ TEST_CASE("PTX too new for the driver (222) names the toolkit the driver must su
     FixtureTree tree;
     gpu_machine(tree);
     Report report = doctor_with_fake(tree, "module_load=222");
-    const Check& images = check(report, "kernel.driver_images.gpu0");
+    const Check& images = check(report, "kernel.driver_images");
     CHECK(images.status == Status::fail);
     CHECK(has(images.summary, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION (222)"));
     CHECK(has(images.evidence, "the PTX is ISA"));
@@ -230,7 +231,7 @@ TEST_CASE("an invalid image (200) points at ZSTD images on pre-R550 drivers") {
     FixtureTree tree;
     gpu_machine(tree, "535.104.05");
     Report report = doctor_with_fake(tree, "module_load=200;nvml_driver=535.104.05;version=12020");
-    const Check& images = check(report, "kernel.driver_images.gpu0");
+    const Check& images = check(report, "kernel.driver_images");
     CHECK(images.status == Status::fail);
     CHECK(has(images.summary, "CUDA_ERROR_INVALID_IMAGE (200)"));
     CHECK(has(images.remedy, "550.54.14"));
@@ -241,8 +242,10 @@ TEST_CASE("a driver that accepts launches but drops them fails verification with
     FixtureTree tree;
     gpu_machine(tree);
     Report report = doctor_with_fake(tree, "cc=9.0;devices=2;name=NVIDIA H200");
-    for (const char* id : {"kernel.driver_images.gpu0", "kernel.driver_images.gpu1"}) {
-        const Check& images = check(report, id);
+    for (int device : {0, 1}) {
+        const Check* per_gpu = report.find_check("kernel.driver_images", device);
+        REQUIRE(per_gpu);
+        const Check& images = *per_gpu;
         CHECK(images.status == Status::fail);
         CHECK(has(images.summary, "sm_90: wrong result: a[0]"));
     }

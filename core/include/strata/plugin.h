@@ -41,7 +41,7 @@ extern "C" {
 #endif
 
 #define STRATA_PLUGIN_ABI_MAJOR 1
-#define STRATA_PLUGIN_ABI_MINOR 1
+#define STRATA_PLUGIN_ABI_MINOR 2
 
 /** Name of the one symbol every plugin exports. */
 #define STRATA_PLUGIN_ENTRY_SYMBOL "strata_plugin_entry"
@@ -121,7 +121,10 @@ typedef struct strata_fact {
 
 /** A judgement with a stable dotted id ("runtime.cudart.device_count").
  *  `fact_keys` names the facts it rests on; `remedy` tells a person what to
- *  do and is empty when the check passes. */
+ *  do and is empty when the check passes. The id is the same on every node:
+ *  a check about one GPU sets `about_device` and `device` (its CUDA ordinal)
+ *  instead of putting the ordinal in the id (ABI 1.2; zero-initialised, a
+ *  check is about no particular GPU). */
 typedef struct strata_check {
     uint32_t struct_size;
     uint16_t abi_major;
@@ -134,6 +137,9 @@ typedef struct strata_check {
     strata_str remedy;
     const strata_str* fact_keys;
     size_t fact_key_count;
+    /* ABI 1.2 */
+    int32_t about_device; /* non-zero: the check is about the GPU `device` */
+    int32_t device;       /* CUDA device ordinal */
 } strata_check;
 
 /** One number produced by a self-test or benchmark, with its unit

@@ -1,5 +1,7 @@
 #include "doctor/plugin_tasks.h"
 
+#include <filesystem>
+
 #include "diagnosis/install_hints.h"
 #include "probes/probes.h"
 
@@ -46,8 +48,9 @@ Status status_for(TaskEnd end, const PluginRecord& record) {
 }
 
 void add_outcome_check(const TaskOutcome& outcome, const PluginRecord& record, const std::string& task,
-                       Report& report) {
+                       double duration_ms, Report& report) {
     Check check;
+    check.duration_ms = duration_ms;
     check.origin = record.name;
     check.layer = record.layer.value_or(Layer::host);
     check.status = status_for(outcome.end, record);
@@ -131,16 +134,23 @@ PluginRecord fold_plugin_outcome(const PluginCandidate& candidate, const std::st
     if (outcome.load_error) record.missing_library = outcome.load_error->library;
     // A plugin that could not load never told its layer; a missing library
     // belongs to the layer of that library, so it gates what it should.
-    if (!record.layer && record.state == PluginState::missing_dependency)
-        record.layer = layer_of_library(record.missing_library);
+    bool broken_dependency = outcome.load_error && outcome.load_error->kind == "broken_dependency";
+    if (!record.layer && (record.state == PluginState::missing_dependency || broken_dependency))
+        record.layer = layer_of_library(std::filesystem::path(record.missing_library).filename().string());
 
     Layer layer = record.layer.value_or(Layer::host);
     for (Fact& fact : outcome.facts) {
         fact.layer = layer;
         report.add_fact(std::move(fact));
     }
+    // The task's time, shared among the checks it produced (JUnit's
+    // per-test time adds up to the time the task took).
+    const bool adds_outcome_check = outcome.end != TaskEnd::completed && task != "describe";
+    const size_t produced = outcome.checks.size() + (adds_outcome_check ? 1 : 0);
+    const double share_ms = produced ? static_cast<double>(outcome.elapsed.count()) / produced : 0;
     for (Check& check : outcome.checks) {
         check.origin = record.name;
+        check.duration_ms = share_ms;
         if (check.id == "plugin.abi_violation") {
             check.id = check_prefix(record) + ".abi_violation";
             check.layer = layer;
@@ -151,8 +161,7 @@ PluginRecord fold_plugin_outcome(const PluginCandidate& candidate, const std::st
         measurement.origin = record.name;
         report.add_measurement(std::move(measurement));
     }
-    if (outcome.end != TaskEnd::completed && task != "describe")
-        add_outcome_check(outcome, record, task, report);
+    if (adds_outcome_check) add_outcome_check(outcome, record, task, share_ms, report);
     return record;
 }
 

@@ -41,6 +41,12 @@ const Check* Report::find_check(std::string_view id) const {
     return nullptr;
 }
 
+const Check* Report::find_check(std::string_view id, int device) const {
+    for (const Check& check : checks_)
+        if (check.id == id && check.device == device) return &check;
+    return nullptr;
+}
+
 std::string Report::failure_summaries(Layer layer) const {
     std::string out;
     for (const Check& check : checks_)

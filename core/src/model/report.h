@@ -41,6 +41,8 @@ public:
     const std::vector<Measurement>& measurements() const { return measurements_; }
     const Fact* find_fact(std::string_view key) const;
     const Check* find_check(std::string_view id) const;
+    // The check `id` about GPU `device` (per-GPU checks share their id).
+    const Check* find_check(std::string_view id, int device) const;
 
     // The earliest layer before `layer` with a failed check, if any. Work in
     // `layer` that needs the earlier layers to function is then skipped.

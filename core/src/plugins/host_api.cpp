@@ -120,6 +120,12 @@ void emit_check(void* context, const strata_check* check) {
     out.summary = std::move(*summary);
     out.evidence = std::move(*evidence);
     out.remedy = std::move(*remedy);
+    // A 1.0/1.1 plugin's struct ends before these fields.
+    if (check->struct_size >= offsetof(strata_check, device) + sizeof(int32_t) && check->about_device) {
+        if (check->device < 0)
+            return sink.on_invalid("check '" + out.id + "' is about device " + std::to_string(check->device));
+        out.device = check->device;
+    }
     sink.on_check(std::move(out));
 }
 

@@ -25,7 +25,14 @@ void probe_os(const ProbeContext& context, Report& report) {
                  "/proc/sys/kernel/osrelease");
     if (context.is_live()) {
         utsname names{};
-        if (uname(&names) == 0) add_fact(report, Layer::host, "host.arch", names.machine, "uname(2)");
+        if (uname(&names) == 0) {
+            add_fact(report, Layer::host, "host.arch", names.machine, "uname(2)");
+            // The node a record came from, when many are read together.
+            add_fact(report, Layer::host, "host.name", names.nodename, "uname(2)");
+        }
+    } else if (auto name = context.read("/etc/hostname", 256)) {
+        std::string text(trim(*name));
+        if (!text.empty()) add_fact(report, Layer::host, "host.name", text, "/etc/hostname");
     }
 }
 

@@ -34,7 +34,9 @@ Json report_to_json(const Report& report, const RunInfo& run) {
                           {"evidence", check.evidence},
                           {"remedy", check.remedy},
                           {"facts", check.facts},
-                          {"origin", check.origin}});
+                          {"origin", check.origin},
+                          {"device", check.device ? Json(*check.device) : Json(nullptr)},
+                          {"duration_ms", check.duration_ms}});
     }
     Json layers = Json::array();
     for (const LayerSummary& layer : report.layer_summaries())

@@ -54,8 +54,11 @@ std::string render_layer_checks(const Report& report, Layer layer, bool color) {
     std::string out;
     for (const Check& check : report.checks()) {
         if (check.layer != layer) continue;
-        out += "  " + style.badge(check.status) + "  " + check.summary + "  " +
-               style.paint("[" + check.id + "]", "2") + "\n";
+        out +=
+            "  " + style.badge(check.status) + "  " + check.summary + "  " +
+            style.paint("[" + check.id + (check.device ? ", GPU " + std::to_string(*check.device) : "") + "]",
+                        "2") +
+            "\n";
         if (check.status != Status::pass && check.status != Status::skip) {
             indent_block(out, "evidence", check.evidence);
             indent_block(out, "fix", check.remedy);

@@ -126,6 +126,11 @@ Message decode_object(const Json& object) {
         check.remedy = optional_string(object, "remedy");
         if (auto it = object.find("facts"); it != object.end())
             for (const Json& key : *it) check.facts.push_back(key.get<std::string>());
+        if (auto it = object.find("device"); it != object.end() && !it->is_null()) {
+            if (!it->is_number_integer() || it->get<int64_t>() < 0 || it->get<int64_t>() > 1 << 20)
+                throw std::runtime_error("check '" + check.id + "' has an invalid device");
+            check.device = it->get<int>();
+        }
         return check;
     }
     if (type == "measurement")
@@ -161,7 +166,8 @@ std::string encode(const Check& check) {
                  {"summary", check.summary},
                  {"evidence", check.evidence},
                  {"remedy", check.remedy},
-                 {"facts", check.facts}});
+                 {"facts", check.facts},
+                 {"device", check.device ? Json(*check.device) : Json(nullptr)}});
 }
 
 std::string encode(const Measurement& m) {
