@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <istream>
 
@@ -42,7 +43,15 @@ std::string read_input_file(const std::string& path, size_t limit) {
         ::close(fd);
         throw UsageError("cannot read '" + path + "': it is " + kind_of(info.st_mode) + ", not a file");
     }
+    // A file that says it is too large is refused before a byte is read (a
+    // sparse 1 TB file costs nothing to make); one that grows while it is
+    // read is stopped at the limit below.
+    if (static_cast<uint64_t>(info.st_size) > limit) {
+        ::close(fd);
+        throw UsageError("'" + path + "' is larger than " + size_text(limit) + "; refusing to read it");
+    }
     std::string data;
+    data.reserve(static_cast<size_t>(info.st_size));
     char buffer[65536];
     for (;;) {
         ssize_t got = ::read(fd, buffer, sizeof buffer);
