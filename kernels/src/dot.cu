@@ -5,8 +5,6 @@ namespace strata::kernels {
 
 namespace {
 
-constexpr unsigned kDotBlocks = 1024;
-
 // Block-level tree reduction in shared memory; blockDim.x is a power of two.
 __device__ float block_sum(float value) {
     __shared__ float partial[kStreamThreads];
@@ -43,8 +41,9 @@ size_t dot_scratch_floats() {
 int launch_dot(const float* x, const float* y, size_t n, float* scratch, float* result, void* stream) {
     auto s = static_cast<cudaStream_t>(stream);
     unsigned blocks = stream_blocks(n) < kDotBlocks ? stream_blocks(n) : kDotBlocks;
-    dot_partial_kernel<<<blocks, kStreamThreads, 0, s>>>(x, y, n, scratch);
-    sum_partials_kernel<<<1, kStreamThreads, 0, s>>>(scratch, blocks, result);
+    static_assert(kDotThreads == kStreamThreads, "block_sum's shared array is kStreamThreads wide");
+    dot_partial_kernel<<<blocks, kDotThreads, 0, s>>>(x, y, n, scratch);
+    sum_partials_kernel<<<1, kDotThreads, 0, s>>>(scratch, blocks, result);
     return static_cast<int>(cudaGetLastError());
 }
 

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -25,6 +26,20 @@ double dot_reference(const float* x, const float* y, size_t n) {
     double sum = 0;
     for (size_t i = 0; i < n; ++i) sum += static_cast<double>(x[i]) * y[i];
     return sum;
+}
+
+double dot_relative_tolerance(size_t n) {
+    // Each thread adds ceil(n / (blocks * threads)) terms in order; then
+    // log2(threads) levels of tree in each block; then the last block adds
+    // ceil(blocks / threads) partials and its tree. A float sum of k terms
+    // in order is off by at most (k - 1) * eps relative to the sum of |terms|.
+    const double eps = 5.960464477539063e-08;  // 2^-24: float's unit roundoff
+    double lanes = static_cast<double>(kDotBlocks) * kDotThreads;
+    double sequential = std::ceil(static_cast<double>(n) / lanes);
+    double depth = sequential + std::log2(kDotThreads) + std::ceil(double(kDotBlocks) / kDotThreads) +
+                   std::log2(kDotThreads);
+    // Products are rounded once more; 2x for safety; never tighter than 1e-6.
+    return std::max(1e-6, 2.0 * (depth + 1) * eps);
 }
 
 void sgemm_reference(const float* a, const float* b, float* c, int m, int n, int k) {

@@ -1,5 +1,6 @@
 #include "driver_probe.h"
 
+#include <cstdio>
 #include <cstring>
 #include <map>
 
@@ -28,9 +29,17 @@ std::string uuid_text(const CUuuid& uuid) {
     return out;
 }
 
-std::string lower(std::string text) {
-    for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return text;
+// One spelling of a PCI address for joining NVML with CUDA: NVML's busId has
+// an 8-digit domain ("00000000:19:00.0"), cuDeviceGetPCIBusId a 4-digit one
+// ("0000:19:00.0"), and either may be upper case. Read as numbers, written
+// back in NVML's form; "" when it is not an address.
+std::string canonical_pci_address(const std::string& text) {
+    unsigned domain = 0, bus = 0, device = 0, function = 0;
+    char tail = 0;
+    if (std::sscanf(text.c_str(), "%x:%x:%x.%x%c", &domain, &bus, &device, &function, &tail) != 4) return "";
+    char out[32];
+    std::snprintf(out, sizeof out, "%08x:%02x:%02x.%x", domain, bus, device, function);
+    return out;
 }
 
 // NVML's view of one GPU, keyed by PCI bus id so it can be joined with CUDA's
@@ -72,7 +81,7 @@ std::map<std::string, NvmlDevice> probe_nvml(const plugin::Reporter& report, con
         if (nvml.device_by_index(i, &device.handle) != 0) continue;
         NvmlPciInfo pci{};
         if (nvml.device_pci_info && nvml.device_pci_info(device.handle, &pci) == 0)
-            by_bus[lower(pci.bus_id)] = device;
+            by_bus[canonical_pci_address(pci.bus_id)] = device;
     }
     return by_bus;
 }
@@ -129,7 +138,7 @@ void probe_cuda_devices(const plugin::Reporter& report, const DriverApi& api, co
         std::string bus;
         if (api.device_get_pci_bus_id &&
             api.device_get_pci_bus_id(text, sizeof text, device) == CUDA_SUCCESS) {
-            bus = lower(text);
+            bus = canonical_pci_address(text);
             report.fact(prefix + "pci_bus_id", text, "cuDeviceGetPCIBusId");
         }
         int major = 0, minor = 0;
@@ -146,7 +155,7 @@ void probe_cuda_devices(const plugin::Reporter& report, const DriverApi& api, co
         if (api.device_get_attribute(&value, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device) ==
             CUDA_SUCCESS)
             report.fact(prefix + "multiprocessors", value, "cuDeviceGetAttribute");
-        auto match = nvml_devices.find(bus);
+        auto match = bus.empty() ? nvml_devices.end() : nvml_devices.find(bus);
         if (match != nvml_devices.end()) describe_nvml_device(report, nvml, prefix, match->second.handle);
     }
 }

@@ -129,7 +129,8 @@ FAKE_EXPORT CUresult cuDeviceGetUuid(CUuuid* uuid, CUdevice device) {
 FAKE_EXPORT CUresult cuDeviceGetPCIBusId(char* bus_id, int length, CUdevice device) {
     CUresult rc = check_device(device);
     if (rc != CUDA_SUCCESS) return rc;
-    snprintf(bus_id, (size_t)length, "00000000:%02X:00.0", 0x18 + device);
+    /* As the real driver: a 4-digit domain (NVML's busId has 8). */
+    snprintf(bus_id, (size_t)length, "0000:%02X:00.0", 0x18 + device);
     return CUDA_SUCCESS;
 }
 

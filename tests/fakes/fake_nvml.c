@@ -107,7 +107,9 @@ FAKE_EXPORT nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t device, nvmlPciInf
     if (rc != 0) return rc;
     memset(pci, 0, sizeof *pci);
     pci->bus = 0x18 + device->index;
+    /* As the real NVML: busId with an 8-digit domain, busIdLegacy with 4. */
     snprintf(pci->busId, sizeof pci->busId, "00000000:%02X:00.0", pci->bus);
+    snprintf(pci->busIdLegacy, sizeof pci->busIdLegacy, "0000:%02X:00.0", pci->bus);
     return 0;
 }
 

@@ -250,8 +250,9 @@ TEST_CASE("a driver that accepts launches but drops them fails verification with
         CHECK(has(images.summary, "sm_90: wrong result: a[0]"));
     }
     CHECK(report.find_fact("device.count")->value == 2);
-    CHECK(report.find_fact("device.1.pci_bus_id")->value == "00000000:19:00.0");
-    // NVML's view joined by PCI bus id.
+    CHECK(report.find_fact("device.1.pci_bus_id")->value == "0000:19:00.0");
+    // NVML's view joined by PCI bus id, though NVML writes the domain with 8
+    // digits and CUDA with 4 (issue #16: the join found nothing on real GPUs).
     CHECK(report.find_fact("device.1.mig_mode")->value == "disabled");
     CHECK(report.find_fact("device.0.memory_mib")->value == 81920);
     CHECK(check(report, "driver.cuda_init").status == Status::pass);

@@ -24,6 +24,17 @@ int launch_triad(float* a, const float* b, const float* c, float scalar, size_t 
 // dot_scratch_floats() floats of device memory for the per-block partial sums.
 size_t dot_scratch_floats();
 int launch_dot(const float* x, const float* y, size_t n, float* scratch, float* result, void* stream);
+// The launch shape of launch_dot: up to kDotBlocks blocks of kDotThreads
+// threads, each thread summing its grid-stride share in float, then a tree
+// in each block, then one block over the partial sums.
+inline constexpr unsigned kDotBlocks = 1024;
+inline constexpr unsigned kDotThreads = 256;
+// How far launch_dot's float result may be from dot_reference, relative to
+// |reference| (for non-negative terms): the rounding bound of its summation
+// order (sequential runs of n / (blocks * threads), then two trees), with a
+// safety factor. Far below what a lost block costs (1 / blocks of the sum):
+// the check must catch a dropped block, not just a result of 0.
+double dot_relative_tolerance(size_t n);
 
 // C = A * B for row-major m x k and k x n float matrices, tiled through
 // shared memory (the classic 16x16 tiling; a reference point, not cuBLAS).
