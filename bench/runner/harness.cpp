@@ -12,6 +12,7 @@
 
 #include "clock_monitor.h"
 #include "levels.h"
+#include "timed_loop.h"
 
 namespace strata::bench {
 
@@ -44,92 +45,6 @@ std::string gpu_unavailable(int device) {
     if (device >= count)
         return "no GPU " + std::to_string(device) + " (" + std::to_string(count) + " present)";
     return {};
-}
-
-struct Target {
-    const strata_benchmark* benchmark;
-    const strata_host_api* host;
-    cudaStream_t stream;
-    void* flush;  // a buffer twice the L2 size, for cold runs
-    size_t flush_bytes;
-    bool cold;
-    double peak_gbps;  // 0 when unknown
-    const ClockMonitor* clocks;
-    nvtxDomainHandle_t domain;
-    bool ready = false;  // warmed up and validated
-    bool broken = false;
-    uint64_t batch = 1;
-};
-
-void range_push(nvtxDomainHandle_t domain, const std::string& name) {
-    nvtxEventAttributes_t attributes{};
-    attributes.version = NVTX_VERSION;
-    attributes.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
-    attributes.messageType = NVTX_MESSAGE_TYPE_ASCII;
-    attributes.message.ascii = name.c_str();
-    nvtxDomainRangePushEx(domain, &attributes);
-}
-
-// Warm-up through the full path, validation once, and the hot batch size:
-// enough iterations per timed region for about half a millisecond.
-bool prepare(Target& t, benchmark::State& state) {
-    if (t.ready) return !t.broken;
-    t.ready = true;
-    double ms = 0;
-    if (t.benchmark->run(t.host, t.stream, 2, &ms) != STRATA_TASK_OK) {
-        t.broken = true;
-        state.SkipWithError("the warm-up run failed (see the worker's log)");
-        return false;
-    }
-    if (t.benchmark->validate && t.benchmark->validate(t.host, t.stream) != STRATA_TASK_OK) {
-        t.broken = true;
-        state.SkipWithError("validation failed: the output does not match the reference (see the log)");
-        return false;
-    }
-    if (!t.cold && t.benchmark->run(t.host, t.stream, 1, &ms) == STRATA_TASK_OK && ms > 0)
-        t.batch = static_cast<uint64_t>(std::clamp(std::ceil(0.5 / ms), 1.0, 1000.0));
-    return true;
-}
-
-void run_one(benchmark::State& state, Target& t) {
-    if (!prepare(t, state)) return;
-    ClockSample before = t.clocks->sample();
-    range_push(t.domain, text(t.benchmark->name) + (t.cold ? " cold" : " hot"));
-    double total_ms = 0;
-    uint64_t timed = 0;
-    unsigned char fill = 0;
-    for (auto _ : state) {
-        if (t.cold)
-            cudaMemsetAsync(t.flush, ++fill, t.flush_bytes, t.stream);  // not timed: outside the events
-        double ms = 0;
-        range_push(t.domain, "timed");
-        strata_task_result rc = t.benchmark->run(t.host, t.stream, t.batch, &ms);
-        nvtxDomainRangePop(t.domain);
-        if (rc != STRATA_TASK_OK || !(ms > 0)) {
-            state.SkipWithError("a timed run failed");
-            break;
-        }
-        state.SetIterationTime(ms / 1e3 / static_cast<double>(t.batch));
-        total_ms += ms / static_cast<double>(t.batch);
-        ++timed;
-    }
-    nvtxDomainRangePop(t.domain);
-    ClockSample after = t.clocks->sample();
-    using Counter = benchmark::Counter;
-    if (t.benchmark->bytes_per_iteration > 0)
-        state.counters["bytes_per_second"] =
-            Counter(t.benchmark->bytes_per_iteration, Counter::kIsIterationInvariantRate);
-    if (t.benchmark->flops_per_iteration > 0)
-        state.counters["flops_per_second"] =
-            Counter(t.benchmark->flops_per_iteration, Counter::kIsIterationInvariantRate);
-    if (timed > 0 && t.peak_gbps > 0 && t.benchmark->bytes_per_iteration > 0) {
-        double gbps = t.benchmark->bytes_per_iteration / (total_ms / static_cast<double>(timed) / 1e3) / 1e9;
-        state.counters["percent_of_peak_bandwidth"] = 100 * gbps / t.peak_gbps;
-    }
-    if (before.ok()) state.counters["sm_clock_mhz_before"] = before.sm_mhz;
-    if (after.ok()) state.counters["sm_clock_mhz_after"] = after.sm_mhz;
-    if (after.limits >= 0) state.counters["clock_limit_reasons"] = after.limits;
-    state.SetLabel(std::string(t.cold ? "cold" : "hot") + ", batch " + std::to_string(t.batch));
 }
 
 double peak_bandwidth_gbps(int device) {
@@ -170,19 +85,33 @@ strata_task_result run_benchmarks(const strata_plugin_descriptor& plugin, const 
     double peak = peak_bandwidth_gbps(settings.device);
     int repetitions = settings.repetitions > 0 ? settings.repetitions : level_repetitions(settings.level);
 
-    std::vector<std::unique_ptr<Target>> targets;
+    std::vector<std::unique_ptr<TimedTarget>> targets;
     for (size_t i = 0; i < plugin.benchmark_count; ++i) {
         const strata_benchmark& b = plugin.benchmarks[i];
         for (bool cold : {true, false}) {
             if ((cold && !settings.cold) || (!cold && !settings.hot)) continue;
-            targets.push_back(std::make_unique<Target>(
-                Target{&b, &host, stream, flush, flush_bytes, cold, peak, &clocks, domain}));
-            Target* target = targets.back().get();
+            auto target = std::make_unique<TimedTarget>();
+            target->benchmark = &b;
+            target->host = &host;
+            target->stream = stream;
+            target->cold = cold;
+            target->flush_l2 = [flush, flush_bytes, stream, fill = static_cast<unsigned char>(0)]() mutable {
+                cudaMemsetAsync(flush, ++fill, flush_bytes, stream);
+            };
+            target->peak_gbps = peak;
+            // Streaming kernels: bytes without arithmetic. GEMMs and convolutions
+            // count flops; a collective's bytes cross links, not only HBM.
+            target->memory_bound =
+                b.bytes_per_iteration > 0 && b.flops_per_iteration == 0 && plugin_name != "nccl";
+            target->clocks = &clocks;
+            target->domain = domain;
+            TimedTarget* registered = target.get();
+            targets.push_back(std::move(target));
             std::string name = plugin_name + "/" + text(b.name) + "/" + text(b.parameters) +
                                (cold ? "/mode:cold" : "/mode:hot") +
                                "/device:" + std::to_string(settings.device);
-            benchmark::RegisterBenchmark(name.c_str(),
-                                         [target](benchmark::State& state) { run_one(state, *target); })
+            benchmark::RegisterBenchmark(
+                name.c_str(), [registered](benchmark::State& state) { run_timed(state, *registered); })
                 ->UseManualTime()
                 ->Unit(benchmark::kMicrosecond)
                 ->Repetitions(repetitions)

@@ -1,0 +1,116 @@
+// The benchmark runner's timed loop under Google Benchmark itself (Debian's
+// 1.7.1), on the CPU: fake strata benchmarks whose "launches" are busy-waits.
+// Issue #16 found two faults that only Google Benchmark's own behaviour shows:
+//   1. a benchmark whose validation failed returned before its loop on the
+//      second repetition without skipping, and Google Benchmark aborts the
+//      whole program ("Benchmark returned before State::KeepRunning()
+//      returned false!"): every result of the plugin was lost;
+//   2. hot runs timed a batch of launches as one iteration, so Google
+//      Benchmark kept going until batch x min_time of wall time.
+// Exit 0 when both hold, with the evidence printed; run by ctest.
+#include "timed_loop.h"
+
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <string>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr double kLaunchMs = 0.01;  // one fake launch: 10 us of busy work
+
+strata_task_result busy(const strata_host_api*, void*, uint64_t launches, double* elapsed_ms) {
+    auto start = Clock::now();
+    while (std::chrono::duration<double, std::milli>(Clock::now() - start).count() < kLaunchMs * launches) {
+    }
+    *elapsed_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    return STRATA_TASK_OK;
+}
+strata_task_result fails_validation(const strata_host_api*, void*) {
+    return STRATA_TASK_FAILED;
+}
+
+strata_benchmark fake(const char* name, strata_task_result (*validate)(const strata_host_api*, void*)) {
+    strata_benchmark b{};
+    b.struct_size = sizeof b;
+    b.abi_major = STRATA_PLUGIN_ABI_MAJOR;
+    b.abi_minor = STRATA_PLUGIN_ABI_MINOR;
+    b.name = {name, std::char_traits<char>::length(name)};
+    b.parameters = {"", 0};
+    b.run = busy;
+    b.validate = validate;
+    b.bytes_per_iteration = 1 << 20;
+    return b;
+}
+
+// Collects each run as Google Benchmark reports it.
+class Collector : public benchmark::ConsoleReporter {
+public:
+    void ReportRuns(const std::vector<Run>& runs) override {
+        for (const Run& run : runs) {
+            if (run.run_type != Run::RT_Iteration) continue;
+            Seen& seen = by_name[run.run_name.function_name];
+            ++seen.repetitions;
+            seen.errors += run.error_occurred ? 1 : 0;
+            seen.iterations = run.iterations;
+            // In the benchmark's unit: per second by GetTimeUnitMultiplier.
+            seen.real_ms = run.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(run.time_unit) * 1e3;
+        }
+        ConsoleReporter::ReportRuns(runs);
+    }
+    struct Seen {
+        int repetitions = 0, errors = 0;
+        int64_t iterations = 0;
+        double real_ms = 0;
+    };
+    std::map<std::string, Seen> by_name;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    strata_benchmark broken = fake("broken", fails_validation);
+    strata_benchmark hot = fake("hot", nullptr);
+    strata::bench::TimedTarget broken_target, hot_target;
+    broken_target.benchmark = &broken;
+    hot_target.benchmark = &hot;
+    for (auto* target : {&broken_target, &hot_target})
+        benchmark::RegisterBenchmark(
+            target == &broken_target ? "broken" : "hot",
+            [target](benchmark::State& state) { strata::bench::run_timed(state, *target); })
+            ->UseManualTime()
+            ->Unit(benchmark::kMicrosecond)
+            ->Repetitions(3)
+            ->MinTime(0.02);
+    benchmark::Initialize(&argc, argv);
+    Collector collector;
+    auto started = Clock::now();
+    benchmark::RunSpecifiedBenchmarks(&collector);
+    double wall_s = std::chrono::duration<double>(Clock::now() - started).count();
+    benchmark::Shutdown();
+
+    int failures = 0;
+    auto expect = [&](bool ok, const std::string& what) {
+        std::printf("%s %s\n", ok ? "ok  " : "FAIL", what.c_str());
+        failures += ok ? 0 : 1;
+    };
+    const auto& b = collector.by_name["broken"];
+    expect(b.repetitions == 3 && b.errors == 3,
+           "a failed validation skips each of the 3 repetitions with its reason (" +
+               std::to_string(b.errors) + " of " + std::to_string(b.repetitions) +
+               "), and the program goes on");
+    const auto& h = collector.by_name["hot"];
+    expect(hot_target.batch > 1, "hot runs batch launches (batch " + std::to_string(hot_target.batch) + ")");
+    expect(h.iterations > 0 && h.iterations % static_cast<int64_t>(hot_target.batch) == 0,
+           "iterations count launches, in whole batches (" + std::to_string(h.iterations) + ")");
+    expect(h.real_ms > 0.5 * kLaunchMs && h.real_ms < 3 * kLaunchMs,
+           "the time per iteration is one launch's (" + std::to_string(h.real_ms * 1e3) + " us, launch " +
+               std::to_string(kLaunchMs * 1e3) + " us)");
+    // Each repetition stops near the minimum time in launches, not batch x min_time.
+    expect(wall_s < 3 * 0.02 * 3 * 10,
+           "the run takes about repetitions x min_time (" + std::to_string(wall_s) + " s)");
+    return failures == 0 ? 0 : 1;
+}
