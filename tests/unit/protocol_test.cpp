@@ -73,4 +73,20 @@ TEST_CASE("lines that are not the protocol are refused with a reason") {
     CHECK(error.find("protocol 99") != std::string::npos);
     CHECK_FALSE(protocol::decode(R"({"type":"done","result":"yes"})", error));
     CHECK_FALSE(protocol::decode(R"({"type":"measurement","name":"x","value":"NaN"})", error));
+    // Found by a 10M-execution fuzz_protocol campaign under UBSan: a float
+    // where a deadline belongs was converted to uint32_t (undefined).
+    CHECK_FALSE(protocol::decode(
+        R"({"type":"hello","protocol":1,"plugin":{"name":"","layer":"runtime","abi":[1,0],"has_selftest":true,)"
+        R"("timeouts_s":{"probe":6666666666666666666666666666666666666666666666666666666666666666666666666666661,)"
+        R"("selftest":0},"required_libraries":["liba.so.1"],"benchmarks":[{"name":"b"}],"path":"/p"}})",
+        error));
+    CHECK(error == "field 'timeouts_s.probe' is not an integer");
+    CHECK_FALSE(protocol::decode(
+        R"({"type":"hello","protocol":1,"plugin":{"name":"x","layer":"runtime","abi":[1,0],"has_selftest":true,)"
+        R"("timeouts_s":{"probe":4294967296,"selftest":0},"required_libraries":[],"benchmarks":[]}})",
+        error));
+    CHECK(error == "field 'timeouts_s.probe' is out of range");
+    CHECK_FALSE(protocol::decode(R"({"type":"done","result":99999999999})", error));
+    CHECK(error == "field 'result' is out of range");
+    CHECK_FALSE(protocol::decode(R"({"type":"hello","protocol":4294967297,"plugin":{}})", error));
 }

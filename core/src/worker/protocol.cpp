@@ -1,6 +1,7 @@
 #include "worker/protocol.h"
 
 #include <cmath>
+#include <cstdint>
 
 #include "model/ids.h"
 
@@ -64,6 +65,17 @@ Json plugin_to_json(const PluginRecord& plugin) {
             {"path", plugin.path}};
 }
 
+// An integer within [low, high]. A float (6.7e87) or an integer out of range
+// is refused here: converting it would be undefined behaviour (found by
+// fuzz_protocol under UBSan).
+int64_t bounded_integer(const Json& value, const std::string& name, int64_t low, int64_t high) {
+    if (!value.is_number_integer()) throw std::runtime_error("field '" + name + "' is not an integer");
+    if (value.is_number_unsigned() ? value.get<uint64_t>() > static_cast<uint64_t>(high)
+                                   : value.get<int64_t>() < low || value.get<int64_t>() > high)
+        throw std::runtime_error("field '" + name + "' is out of range");
+    return value.get<int64_t>();
+}
+
 PluginRecord plugin_from_json(const Json& object) {
     PluginRecord plugin;
     plugin.name = string_field(object, "name");
@@ -71,14 +83,15 @@ PluginRecord plugin_from_json(const Json& object) {
     plugin.description = optional_string(object, "description");
     plugin.layer = layer_field(object);
     const Json& abi = field(object, "abi");
-    if (!abi.is_array() || abi.size() != 2 || !abi[0].is_number_integer() || !abi[1].is_number_integer())
-        throw std::runtime_error("field 'abi' is not [major, minor]");
-    plugin.abi_major = abi[0].get<int>();
-    plugin.abi_minor = abi[1].get<int>();
+    if (!abi.is_array() || abi.size() != 2) throw std::runtime_error("field 'abi' is not [major, minor]");
+    plugin.abi_major = static_cast<int>(bounded_integer(abi[0], "abi", 0, UINT16_MAX));
+    plugin.abi_minor = static_cast<int>(bounded_integer(abi[1], "abi", 0, UINT16_MAX));
     plugin.has_selftest = field(object, "has_selftest").get<bool>();
     const Json& timeouts = field(object, "timeouts_s");
-    plugin.probe_timeout_s = field(timeouts, "probe").get<uint32_t>();
-    plugin.selftest_timeout_s = field(timeouts, "selftest").get<uint32_t>();
+    plugin.probe_timeout_s =
+        static_cast<uint32_t>(bounded_integer(field(timeouts, "probe"), "timeouts_s.probe", 0, UINT32_MAX));
+    plugin.selftest_timeout_s = static_cast<uint32_t>(
+        bounded_integer(field(timeouts, "selftest"), "timeouts_s.selftest", 0, UINT32_MAX));
     for (const Json& soname : field(object, "required_libraries"))
         plugin.required_libraries.push_back(soname.get<std::string>());
     for (const Json& b : field(object, "benchmarks"))
@@ -94,7 +107,7 @@ Message decode_object(const Json& object) {
     std::string type = string_field(object, "type");
     if (type == "hello") {
         const Json& protocol_version = field(object, "protocol");
-        if (!protocol_version.is_number_integer() || protocol_version.get<int>() != version)
+        if (!protocol_version.is_number_integer() || protocol_version.get<int64_t>() != version)
             throw std::runtime_error("worker speaks protocol " + to_json_text(protocol_version) +
                                      ", this strata speaks " + std::to_string(version));
         return Hello{plugin_from_json(field(object, "plugin"))};
@@ -127,9 +140,7 @@ Message decode_object(const Json& object) {
         if (auto it = object.find("facts"); it != object.end())
             for (const Json& key : *it) check.facts.push_back(key.get<std::string>());
         if (auto it = object.find("device"); it != object.end() && !it->is_null()) {
-            if (!it->is_number_integer() || it->get<int64_t>() < 0 || it->get<int64_t>() > 1 << 20)
-                throw std::runtime_error("check '" + check.id + "' has an invalid device");
-            check.device = it->get<int>();
+            check.device = static_cast<int>(bounded_integer(*it, "device", 0, 1 << 20));
         }
         return check;
     }
@@ -141,9 +152,8 @@ Message decode_object(const Json& object) {
         return LoadError{string_field(object, "kind"), string_field(object, "message"),
                          optional_string(object, "library")};
     if (type == "done") {
-        const Json& result = field(object, "result");
-        if (!result.is_number_integer()) throw std::runtime_error("field 'result' is not an integer");
-        return Done{result.get<int>()};
+        return Done{
+            static_cast<int>(bounded_integer(field(object, "result"), "result", INT32_MIN, INT32_MAX))};
     }
     throw std::runtime_error("unknown message type '" + type + "'");
 }
