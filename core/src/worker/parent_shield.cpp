@@ -55,10 +55,10 @@ ParentShield::ParentShield(pid_t parent, pid_t parent_group) {
     // Each guarded call: compare its pid argument against what it must not
     // name. Blocks are laid out in order, so a mismatch falls through to the
     // next syscall test.
-    auto guard_pid_argument = [&](long syscall_number, std::vector<uint32_t> forbidden) {
+    auto guard_pid_argument = [&](long syscall_number, std::vector<uint32_t> forbidden, int argument = 0) {
         const uint8_t block = static_cast<uint8_t>(2 + forbidden.size() + 2);
         p.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, static_cast<uint32_t>(syscall_number), 0, block));
-        p.push_back(statement(BPF_LD | BPF_W | BPF_ABS, low_word_of_argument(0)));
+        p.push_back(statement(BPF_LD | BPF_W | BPF_ABS, low_word_of_argument(argument)));
         for (size_t i = 0; i < forbidden.size(); ++i)
             p.push_back(
                 jump(BPF_JMP | BPF_JEQ | BPF_K, forbidden[i], static_cast<uint8_t>(forbidden.size() - i), 0));
@@ -78,9 +78,11 @@ ParentShield::ParentShield(pid_t parent, pid_t parent_group) {
 #ifdef SYS_pidfd_open
     guard_pid_argument(SYS_pidfd_open, {parent_id});
 #endif
+    // ptrace(request, pid): not strata. A process may still trace its own
+    // threads (LeakSanitizer does, at exit).
+    guard_pid_argument(SYS_ptrace, {parent_id}, 1);
+    guard_pid_argument(SYS_process_vm_writev, {parent_id});
     refuse(SYS_tkill);  // names a thread id alone; glibc uses tgkill
-    refuse(SYS_ptrace);
-    refuse(SYS_process_vm_writev);
     p.push_back(statement(BPF_RET | BPF_K, kAllow));
 }
 

@@ -3,8 +3,11 @@
 // `kill(getppid(), SIGKILL)`; a seccomp filter, installed in the forked child
 // before exec and inherited by everything it starts, refuses with EPERM any
 // signal aimed at strata's process, at strata's process group or at every
-// process (-1), and ptrace and cross-process memory writes altogether.
-// Signals among the worker's own processes are untouched.
+// process (-1), and ptrace or cross-process memory writes aimed at strata.
+// Signals among the worker's own processes are untouched. It is a guard
+// against a plugin (or a library it loads) killing strata, not a sandbox: a
+// plugin runs with strata's credentials, which is why only trusted plugin
+// files are loaded at all (plugin_trust.h).
 #pragma once
 
 #include <linux/filter.h>
