@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "bus_bandwidth.h"
 #include "cuda_helpers.h"
 
 namespace strata::nccl {
@@ -38,8 +39,8 @@ public:
     // stream, which first waits for every GPU to be ready and at the end for
     // every GPU to finish.
     bool time(uint64_t iterations, double* elapsed_ms);
-    // The bus bandwidth factor of nccl-tests for all-reduce: 2(n-1)/n.
-    double bus_factor() const { return ranks() > 1 ? 2.0 * (ranks() - 1) / ranks() : 1.0; }
+    // The bus bandwidth factor of nccl-tests for all-reduce: 2(n-1)/n, 0 for one rank.
+    double bus_factor() const { return all_reduce_bus_factor(ranks()); }
 
 private:
     size_t count_;
