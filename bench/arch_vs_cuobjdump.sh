@@ -4,17 +4,10 @@
 # call per file, as cuobjdump takes one), in one run: hyperfine, warm page
 # cache, several runs, medians and the ratio.
 # Usage: bench/arch_vs_cuobjdump.sh [BUILD_DIR] [LIB_DIR]
-set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-$root/build}
+source "$(dirname "$0")/preamble.sh" "$@"
 libdir=${2:-/usr/local/cuda/lib64}
-strata="$build/bin/strata"
 cuobjdump=$(command -v cuobjdump || echo "$root/.cache/tools/python/nvidia/cu13/bin/cuobjdump")
-[ -x "$strata" ] || { echo "bench: $strata not built (run scripts/build)" >&2; exit 2; }
 [ -x "$cuobjdump" ] || { echo "bench: cuobjdump not found (scripts/setup --test installs it)" >&2; exit 2; }
-command -v hyperfine >/dev/null || { echo "bench: hyperfine missing (scripts/setup --test)" >&2; exit 2; }
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
 # Real files only: the .so and .so.N names are symlinks to them.
 find -L "$libdir" -maxdepth 1 -name '*.so*' -type f | sort -u | while read -r f; do readlink -f "$f"; done | sort -u >"$out/files"
 count=$(wc -l <"$out/files")

@@ -7,14 +7,7 @@
 # Benchmark's own compare.py is not packaged where strata is tested (nor in its
 # PyPI sdist), so there is no third-party column.
 # Usage: bench/compare_scale.sh [BUILD_DIR]   (default: build)
-set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-$root/build}
-strata="$build/bin/strata"
-[ -x "$strata" ] || { echo "bench: $strata not built (run scripts/build)" >&2; exit 2; }
-command -v hyperfine >/dev/null || { echo "bench: hyperfine missing (scripts/setup --test installs it)" >&2; exit 2; }
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+source "$(dirname "$0")/preamble.sh" "$@"
 /usr/bin/python3 - "$out" <<'PY'
 import json, sys
 out = sys.argv[1]

@@ -9,14 +9,7 @@
 # system's /usr/bin/python3 (a fleet node), the second this shell's PATH (a
 # pyenv shim adds ~100 ms of bash), the third names site-packages directly.
 # Usage: bench/doctor_startup.sh [BUILD_DIR]   (default: build)
-set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-$root/build}
-strata="$build/bin/strata"
-[ -x "$strata" ] || { echo "bench: $strata not built (run scripts/build)" >&2; exit 2; }
-command -v hyperfine >/dev/null || { echo "bench: hyperfine missing (scripts/setup --test installs it)" >&2; exit 2; }
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+source "$(dirname "$0")/preamble.sh" "$@"
 
 hyperfine --warmup 5 --runs 50 -N --ignore-failure --export-json "$out/results.json" \
   -n "strata doctor (no plugins; /usr/bin/python3)" \

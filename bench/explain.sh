@@ -6,14 +6,7 @@
 # for a list of the stack's error words (no classification, no meaning).
 # Several runs each (hyperfine), medians, ratios, all in one run.
 # Usage: bench/explain.sh [BUILD_DIR]   (default: build)
-set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-$root/build}
-strata="$build/bin/strata"
-[ -x "$strata" ] || { echo "bench: $strata not built (run scripts/build)" >&2; exit 2; }
-command -v hyperfine >/dev/null || { echo "bench: hyperfine missing (scripts/setup --test installs it)" >&2; exit 2; }
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+source "$(dirname "$0")/preamble.sh" "$@"
 reports=("$root/tests/explain/failure-reports.jsonl" "$root/tests/explain/public-reports.jsonl")
 # A log just under the 8 MiB cap: every report's text, repeated, with noise
 # lines between them, so most lines match nothing (as in a real log).

@@ -9,18 +9,11 @@
 # hyperfine, several runs, medians and the ratio, in one run.
 # Usage: bench/frameworks_real_torch.sh [BUILD_DIR] [SITE]
 #   default SITE: the install scripts/setup --test makes in .cache/frameworks/torch23/site
-set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-$root/build}
+source "$(dirname "$0")/preamble.sh" "$@"
 site=${2:-$root/.cache/frameworks/torch23/site}
-strata="$build/bin/strata"
 cuobjdump=$(command -v cuobjdump || echo "$root/.cache/tools/python/nvidia/cu13/bin/cuobjdump")
-[ -x "$strata" ] || { echo "bench: $strata not built (run scripts/build)" >&2; exit 2; }
 [ -x "$cuobjdump" ] || { echo "bench: cuobjdump not found (scripts/setup --test installs it)" >&2; exit 2; }
 [ -f "$site/torch/version.py" ] || { echo "bench: no torch install at $site (scripts/setup --test)" >&2; exit 2; }
-command -v hyperfine >/dev/null || { echo "bench: hyperfine missing (scripts/setup --test)" >&2; exit 2; }
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
 find "$site/torch" "$site/nvidia" -name '*.so*' -type f >"$out/files"
 packages=$(ls "$site" | sed -n 's/^\(torch\|nvidia_[a-z0-9_]*\)-[0-9].*\.dist-info$/\1/p' | tr '_' '-' | tr '\n' ' ')
 cat >"$out/manual.sh" <<SH

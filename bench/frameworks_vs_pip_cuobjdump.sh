@@ -7,19 +7,12 @@
 # driver and the loader's picks, which the manual way does not.
 # Usage: bench/frameworks_vs_pip_cuobjdump.sh [BUILD_DIR] [VENV] [DISTRIBUTION]
 #   default: the JAX CUDA plugin venv scripts/setup --test installs
-set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-$root/build}
+source "$(dirname "$0")/preamble.sh" "$@"
 venv=${2:-$root/.cache/frameworks/jax}
 distribution=${3:-jax-cuda13-plugin}
-strata="$build/bin/strata"
 cuobjdump=$(command -v cuobjdump || echo "$root/.cache/tools/python/nvidia/cu13/bin/cuobjdump")
-[ -x "$strata" ] || { echo "bench: $strata not built (run scripts/build)" >&2; exit 2; }
 [ -x "$cuobjdump" ] || { echo "bench: cuobjdump not found (scripts/setup --test installs it)" >&2; exit 2; }
 [ -x "$venv/bin/python" ] || { echo "bench: no Python environment at $venv (scripts/setup --test)" >&2; exit 2; }
-command -v hyperfine >/dev/null || { echo "bench: hyperfine missing (scripts/setup --test)" >&2; exit 2; }
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
 "$venv/bin/python" - "$distribution" >"$out/files" <<'PY'
 import importlib.metadata as m, sys
 for f in m.distribution(sys.argv[1]).files or []:

@@ -8,14 +8,7 @@
 # search path, cuDNN's sub-library checks and the cross-layer rules.
 # Several runs each (hyperfine), medians, ratios, all in one run.
 # Usage: bench/library_versions.sh [BUILD_DIR]   (default: build)
-set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-$root/build}
-strata="$build/bin/strata"
-[ -x "$strata" ] || { echo "bench: $strata not built (run scripts/build)" >&2; exit 2; }
-command -v hyperfine >/dev/null || { echo "bench: hyperfine missing (scripts/setup --test installs it)" >&2; exit 2; }
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+source "$(dirname "$0")/preamble.sh" "$@"
 cat >"$out/versions.py" <<'PY'
 import ctypes
 def load(name):
