@@ -107,13 +107,12 @@ ProgramResult run_program(const std::vector<std::string>& argv, std::chrono::mil
     // A program that closed its output can still be running: it too has
     // until the deadline to exit.
     int status = 0;
-    bool reaped = false;
     while (!timed_out && !truncated) {
-        pid_t got = ::waitpid(pid, &status, WNOHANG);
-        if (got == pid || (got < 0 && errno != EINTR)) {
-            reaped = got == pid;
-            break;
-        }
+        // Exited, but not reaped (WNOWAIT): its group is killed below while
+        // its pid, and so the group id, still cannot be reused.
+        siginfo_t info{};
+        int got = ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT);
+        if ((got == 0 && info.si_pid == pid) || (got < 0 && errno != EINTR)) break;
         if (Clock::now() >= ends) {
             timed_out = true;
             break;
@@ -122,9 +121,8 @@ ProgramResult run_program(const std::vector<std::string>& argv, std::chrono::mil
     }
     // Whatever it started in its group goes with it.
     ::kill(-pid, SIGKILL);
-    if (!reaped)
-        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-        }
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
     unregister_child_group(pid);
     auto seconds = std::chrono::duration_cast<std::chrono::seconds>(deadline).count();
     if (timed_out) {

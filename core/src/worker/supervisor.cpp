@@ -117,6 +117,13 @@ pid_t spawn(const WorkerRequest& request, int protocol_write, int output_write) 
     _exit(127);
 }
 
+// Whether the child has exited, without reaping it (WNOWAIT).
+bool has_exited(pid_t pid) {
+    siginfo_t info{};
+    return ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+           info.si_pid == pid;
+}
+
 milliseconds task_deadline(const WorkerRequest& request, const PluginRecord& plugin) {
     if (request.deadline_override) return *request.deadline_override;
     uint32_t declared = request.task == "selftest" ? plugin.selftest_timeout_s
@@ -229,8 +236,8 @@ TaskOutcome run_worker_task(const WorkerRequest& request) {
             ::kill(-pid, SIGKILL);
             killed = true;
         }
-        if (!reaped && ::waitpid(pid, &status, WNOHANG) == pid) reaped = true;
-        if (reaped && killed) break;  // grandchildren may hold the pipes; stop waiting
+        if (!reaped && has_exited(pid)) reaped = true;  // not reaped yet: see below
+        if (reaped && killed) break;                    // grandchildren may hold the pipes; stop waiting
 
         auto next = kill_at ? *kill_at : deadline;
         int wait_ms = static_cast<int>(
@@ -281,7 +288,12 @@ TaskOutcome run_worker_task(const WorkerRequest& request) {
                     "worker wrote a line longer than " + std::to_string(protocol::max_line_bytes) + " bytes";
         }
     }
-    if (!reaped) ::waitpid(pid, &status, 0);
+    // Whatever the worker left running in its group goes with it. The worker
+    // is reaped only afterwards: while it is a zombie its pid, and so its
+    // group id, cannot be given to another process.
+    ::kill(-pid, SIGKILL);
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
     unregister_child_group(pid);
     if (!buffer.empty()) handle_line(buffer);  // a last line without its newline
     close_fd(fds[0].fd);
