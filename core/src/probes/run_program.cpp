@@ -108,11 +108,9 @@ ProgramResult run_program(const std::vector<std::string>& argv, std::chrono::mil
     // until the deadline to exit.
     int status = 0;
     while (!timed_out && !truncated) {
-        // Exited, but not reaped (WNOWAIT): its group is killed below while
-        // its pid, and so the group id, still cannot be reused.
-        siginfo_t info{};
-        int got = ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT);
-        if ((got == 0 && info.si_pid == pid) || (got < 0 && errno != EINTR)) break;
+        // Exited, but not reaped: its group is killed below while the
+        // group id cannot have been reused.
+        if (has_exited(pid)) break;
         if (Clock::now() >= ends) {
             timed_out = true;
             break;

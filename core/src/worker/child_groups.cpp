@@ -1,6 +1,7 @@
 #include "worker/child_groups.h"
 
 #include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -53,6 +54,12 @@ void end_children_on_termination_signals() {
         if (::sigaction(signal_number, nullptr, &previous) == 0 && previous.sa_handler == SIG_IGN) continue;
         ::sigaction(signal_number, &action, nullptr);
     }
+}
+
+bool has_exited(pid_t child) noexcept {
+    siginfo_t info{};
+    return ::waitid(P_PID, static_cast<id_t>(child), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+           info.si_pid == child;
 }
 
 bool die_with_parent(pid_t parent) noexcept {

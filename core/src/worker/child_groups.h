@@ -20,6 +20,11 @@ void kill_child_groups() noexcept;
 // registered group and exit with 128 + the signal's number.
 void end_children_on_termination_signals();
 
+// Whether the child has exited, without reaping it (waitid WNOWAIT): while it
+// is a zombie its pid, and so its process-group id, cannot be reused, so its
+// group can still be killed safely.
+bool has_exited(pid_t child) noexcept;
+
 // In a freshly forked child, before exec: die with the parent (or with the
 // thread that forked it) instead of living on as an orphan. Returns false when
 // the parent was already gone.

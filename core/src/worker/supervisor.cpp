@@ -117,13 +117,6 @@ pid_t spawn(const WorkerRequest& request, int protocol_write, int output_write) 
     _exit(127);
 }
 
-// Whether the child has exited, without reaping it (WNOWAIT).
-bool has_exited(pid_t pid) {
-    siginfo_t info{};
-    return ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-           info.si_pid == pid;
-}
-
 milliseconds task_deadline(const WorkerRequest& request, const PluginRecord& plugin) {
     if (request.deadline_override) return *request.deadline_override;
     uint32_t declared = request.task == "selftest" ? plugin.selftest_timeout_s
