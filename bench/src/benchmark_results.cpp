@@ -1,6 +1,7 @@
 #include "benchmark_results.h"
 
 #include <cmath>
+#include <set>
 
 #include "model/untrusted_input.h"
 #include "model/usage_error.h"
@@ -25,6 +26,30 @@ const Json& field(const Json& entry, const char* name, const std::string& where)
     return *it;
 }
 
+// The fields Google Benchmark writes itself; every other number is a user counter.
+bool is_google_benchmark_field(const std::string& key) {
+    static const std::set<std::string> fields = {"family_index",
+                                                 "per_family_instance_index",
+                                                 "repetitions",
+                                                 "repetition_index",
+                                                 "threads",
+                                                 "iterations",
+                                                 "real_time",
+                                                 "cpu_time",
+                                                 "time_unit",
+                                                 "run_type",
+                                                 "aggregate_name",
+                                                 "aggregate_unit",
+                                                 "error_occurred",
+                                                 "error_message",
+                                                 "label",
+                                                 "name",
+                                                 "run_name",
+                                                 "big_o",
+                                                 "rms"};
+    return fields.count(key) > 0;
+}
+
 // One entry of "benchmarks" into its series: a repetition's time, the median
 // aggregate, or the error the benchmark reported.
 void read_entry(const Json& entry, const std::string& where, TimeMetric metric, ResultsFile& out) {
@@ -39,7 +64,7 @@ void read_entry(const Json& entry, const std::string& where, TimeMetric metric, 
     if (run_type == "aggregate" && aggregate != "median") return;
     std::string name = entry.value("run_name", name_field.get<std::string>());
     auto [slot, added] = out.index.try_emplace(name, out.series.size());
-    if (added) out.series.push_back({name, {}, std::nullopt, {}});
+    if (added) out.series.push_back({name, {}, std::nullopt, {}, {}});
     BenchmarkSeries& series = out.series[slot->second];
     if (entry.value("error_occurred", false)) {
         series.error = entry.value("error_message", std::string("the benchmark reported an error"));
@@ -52,10 +77,14 @@ void read_entry(const Json& entry, const std::string& where, TimeMetric metric, 
         throw UsageError(where + ": \"" + time_field + "\" is not a non-negative number");
     if (!unit.is_string()) throw UsageError(where + ": \"time_unit\" is not a string");
     double ns = to_nanoseconds(time.get<double>(), unit.get<std::string>(), where);
-    if (run_type == "iteration")
-        series.samples.push_back(ns);
-    else
+    if (run_type != "iteration") {
         series.reported_median_ns = ns;
+        return;
+    }
+    series.samples.push_back(ns);
+    for (const auto& [key, value] : entry.items())
+        if (value.is_number() && !is_google_benchmark_field(key) && std::isfinite(value.get<double>()))
+            series.counters[key].push_back(value.get<double>());
 }
 
 }  // namespace
@@ -65,8 +94,7 @@ const BenchmarkSeries* ResultsFile::find(const std::string& name) const {
     return at == index.end() ? nullptr : &series[at->second];
 }
 
-ResultsFile parse_results(const std::string& text, const std::string& path, TimeMetric metric) {
-    Json document = parse_json_input(text, path);
+ResultsFile results_from_document(const Json& document, const std::string& path, TimeMetric metric) {
     if (!document.is_object() || !document.contains("benchmarks") || !document["benchmarks"].is_array())
         throw UsageError(path + ": not a Google Benchmark results file (no \"benchmarks\" array)");
     ResultsFile out;
@@ -81,6 +109,11 @@ ResultsFile parse_results(const std::string& text, const std::string& path, Time
             throw UsageError(where + ": " + error.what());
         }
     }
+    return out;
+}
+
+ResultsFile parse_results(const std::string& text, const std::string& path, TimeMetric metric) {
+    ResultsFile out = results_from_document(parse_json_input(text, path), path, metric);
     if (out.series.empty()) throw UsageError(path + ": holds no benchmark results");
     return out;
 }

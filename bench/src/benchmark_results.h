@@ -23,6 +23,9 @@ struct BenchmarkSeries {
     std::vector<double> samples;  // the chosen time of each repetition, in nanoseconds
     std::optional<double> reported_median_ns;  // the "median" aggregate, when only aggregates were kept
     std::string error;                         // error_message, when the benchmark reported one
+    // User counters (bytes_per_second, busbw, ...): each repetition's value,
+    // by counter name, in file order.
+    std::map<std::string, std::vector<double>> counters;
 };
 
 struct ResultsFile {
@@ -41,6 +44,10 @@ inline constexpr size_t kMaxResultsFileBytes = 256u << 20;
 // nested, truncated or malformed file. Complexity rows (BigO, RMS) and
 // aggregates other than the median are skipped: they summarise repetitions
 // already read.
+// The same from a parsed document; an empty "benchmarks" array gives a file
+// with no series (a record of a run that measured nothing).
+ResultsFile results_from_document(const Json& document, const std::string& path,
+                                  TimeMetric metric = TimeMetric::real_time);
 ResultsFile read_results_file(const std::string& path, TimeMetric metric = TimeMetric::real_time);
 ResultsFile parse_results(const std::string& text, const std::string& path,
                           TimeMetric metric = TimeMetric::real_time);

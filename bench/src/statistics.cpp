@@ -4,13 +4,27 @@
 #include <cmath>
 #include <map>
 
+#include "ranks.h"
+
 namespace strata::bench {
 
 namespace {
 
-// Ranks of the pooled sample, ties sharing their average rank; also returns
-// sum(t^3 - t) over tie groups for the variance correction.
-std::vector<double> pooled_ranks(const std::vector<double>& pooled, double* tie_term) {
+// P(U >= u) under the null for sample sizes n1, n2 with no ties. 8 against
+// 20,000 repetitions is about a million additions.
+double exact_survival(size_t n1, size_t n2, double u) {
+    std::vector<long double> counts = mann_whitney_null_counts(n1, n2);
+    long double total = 0, tail = 0;
+    for (size_t k = 0; k < counts.size(); ++k) {
+        total += counts[k];
+        if (static_cast<double>(k) >= u - 1e-9) tail += counts[k];
+    }
+    return static_cast<double>(tail / total);
+}
+
+}  // namespace
+
+std::vector<double> average_ranks(const std::vector<double>& pooled, double* tie_term) {
     std::vector<size_t> order(pooled.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::sort(order.begin(), order.end(), [&](size_t x, size_t y) { return pooled[x] < pooled[y]; });
@@ -28,15 +42,7 @@ std::vector<double> pooled_ranks(const std::vector<double>& pooled, double* tie_
     return ranks;
 }
 
-// P(U >= u) under the null for sample sizes n1, n2 with no ties. The number
-// of arrangements with each U value is the coefficient of q^U in the Gaussian
-// binomial [n1 + n2 choose m]_q = prod_{i=1..m} (1 - q^(n + i)) / (1 - q^i),
-// m the smaller size and n the larger. Each factor costs one pass over the
-// m * n + 1 coefficients, so 8 against 20,000 repetitions is about a million
-// additions (the textbook recurrence over both sizes took minutes there).
-// After each factor the coefficients are those of [n + i choose i]_q, all
-// non-negative: no step cancels large terms.
-double exact_survival(size_t n1, size_t n2, double u) {
+std::vector<long double> mann_whitney_null_counts(size_t n1, size_t n2) {
     size_t m = std::min(n1, n2), n = std::max(n1, n2);
     size_t max_u = m * n;
     std::vector<long double> counts(max_u + 1, 0.0L);
@@ -45,22 +51,25 @@ double exact_survival(size_t n1, size_t n2, double u) {
         for (size_t k = i; k <= max_u; ++k) counts[k] += counts[k - i];          // divide by (1 - q^i)
         for (size_t k = max_u; k >= n + i; --k) counts[k] -= counts[k - n - i];  // times (1 - q^(n+i))
     }
-    long double total = 0, tail = 0;
-    for (size_t k = 0; k <= max_u; ++k) {
-        total += counts[k];
-        if (static_cast<double>(k) >= u - 1e-9) tail += counts[k];
-    }
-    return static_cast<double>(tail / total);
+    return counts;
 }
 
-}  // namespace
+std::vector<long double> signed_rank_null_counts(size_t n) {
+    size_t max_sum = n * (n + 1) / 2;
+    std::vector<long double> counts(max_sum + 1, 0.0L);
+    counts[0] = 1;
+    // Adding rank r to the subsets: each sum s gains those that summed to s - r.
+    for (size_t r = 1; r <= n; ++r)
+        for (size_t s = r * (r + 1) / 2; s >= r; --s) counts[s] += counts[s - r];
+    return counts;
+}
 
 std::optional<UTestResult> mann_whitney_u(const std::vector<double>& a, const std::vector<double>& b) {
     if (a.empty() || b.empty()) return std::nullopt;
     std::vector<double> pooled(a);
     pooled.insert(pooled.end(), b.begin(), b.end());
     double tie_term = 0;
-    std::vector<double> ranks = pooled_ranks(pooled, &tie_term);
+    std::vector<double> ranks = average_ranks(pooled, &tie_term);
     double n1 = static_cast<double>(a.size()), n2 = static_cast<double>(b.size()), n = n1 + n2;
     double rank_sum = 0;
     for (size_t i = 0; i < a.size(); ++i) rank_sum += ranks[i];

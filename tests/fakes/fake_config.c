@@ -1,5 +1,7 @@
+#define _GNU_SOURCE
 #include "fake_config.h"
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +45,40 @@ static void apply(fake_config* config, const char* key, const char* value) {
         config->mig = parse_int(value, config->mig);
 }
 
+static void apply_pairs(fake_config* config, const char* text) {
+    char buffer[1024];
+    copy_text(buffer, sizeof buffer, text);
+    for (char *save = NULL, *pair = strtok_r(buffer, ";\n", &save); pair;
+         pair = strtok_r(NULL, ";\n", &save)) {
+        char* equals = strchr(pair, '=');
+        if (!equals) continue;
+        *equals = '\0';
+        apply(config, pair, equals + 1);
+    }
+}
+
+/* The file strata-fake-cuda.conf beside this library, if any: two copies of
+ * the fake in two directories then stand for two driver versions (a
+ * cuda-compat directory against the installed driver). */
+static void apply_file_beside_library(fake_config* config) {
+    Dl_info info;
+    if (!dladdr((void*)&fake_config_get, &info) || !info.dli_fname) return;
+    char path[4096];
+    copy_text(path, sizeof path, info.dli_fname);
+    char* slash = strrchr(path, '/');
+    if (!slash) return;
+    slash[1] = '\0';
+    if (strlen(path) + sizeof "strata-fake-cuda.conf" > sizeof path) return;
+    strcat(path, "strata-fake-cuda.conf");
+    FILE* file = fopen(path, "r");
+    if (!file) return;
+    char text[1024];
+    size_t n = fread(text, 1, sizeof text - 1, file);
+    fclose(file);
+    text[n] = '\0';
+    apply_pairs(config, text);
+}
+
 const fake_config* fake_config_get(void) {
     static fake_config config;
     static int parsed = 0;
@@ -56,14 +92,7 @@ const fake_config* fake_config_get(void) {
     config.mem_mb = 81920;
     copy_text(config.nvml_driver, sizeof config.nvml_driver, "580.65.06");
     const char* text = getenv("STRATA_FAKE_CUDA");
-    if (!text) return &config;
-    char buffer[1024];
-    copy_text(buffer, sizeof buffer, text);
-    for (char *save = NULL, *pair = strtok_r(buffer, ";", &save); pair; pair = strtok_r(NULL, ";", &save)) {
-        char* equals = strchr(pair, '=');
-        if (!equals) continue;
-        *equals = '\0';
-        apply(&config, pair, equals + 1);
-    }
+    if (text) apply_pairs(&config, text);
+    apply_file_beside_library(&config);
     return &config;
 }

@@ -7,6 +7,10 @@
  * pairs separated by ';', e.g.
  *     STRATA_FAKE_CUDA="version=12040;devices=2;cc=9.0;name=NVIDIA H200"
  *
+ * A file strata-fake-cuda.conf beside the library, in the same syntax (';' or
+ * newlines between pairs), is applied after the variable: copies of the fake
+ * in two directories can stand for two driver versions.
+ *
  * Keys (unknown keys are ignored; a malformed number keeps the default):
  *   init=<CUresult>        what cuInit returns (default 0). 100 = no device,
  *                          803 = kernel module / user-mode mismatch,

@@ -26,7 +26,7 @@ std::string first_line(const std::string& text) {
 }  // namespace
 
 ProgramResult run_program(const std::vector<std::string>& argv, std::chrono::milliseconds deadline,
-                          size_t output_limit) {
+                          size_t output_limit, const std::vector<std::string>& environment) {
     ProgramResult result;
     if (argv.empty()) {
         result.problem = "no program given";
@@ -47,6 +47,20 @@ ProgramResult run_program(const std::vector<std::string>& argv, std::chrono::mil
     std::vector<char*> raw;
     for (std::string& arg : args) raw.push_back(arg.data());
     raw.push_back(nullptr);
+    // The child's environment, built before fork (nothing may allocate after it).
+    std::vector<std::string> variables = environment;
+    for (char** entry = environ; *entry; ++entry) {
+        std::string_view text(*entry);
+        std::string_view name = text.substr(0, text.find('='));
+        bool replaced = false;
+        for (const std::string& given : environment)
+            replaced |= given.size() > name.size() && given.compare(0, name.size(), name) == 0 &&
+                        given[name.size()] == '=';
+        if (!replaced) variables.emplace_back(text);
+    }
+    std::vector<char*> envp;
+    for (std::string& variable : variables) envp.push_back(variable.data());
+    envp.push_back(nullptr);
     const pid_t parent = ::getpid();
     pid_t pid = ::fork();
     if (pid == 0) {
@@ -56,7 +70,7 @@ ProgramResult run_program(const std::vector<std::string>& argv, std::chrono::mil
         if (devnull >= 0) ::dup2(devnull, STDIN_FILENO);
         ::dup2(out_pipe[1], STDOUT_FILENO);
         ::dup2(err_pipe[1], STDERR_FILENO);
-        ::execvp(raw[0], raw.data());
+        ::execvpe(raw[0], raw.data(), envp.data());
         _exit(127);
     }
     ::close(out_pipe[1]);
@@ -122,6 +136,7 @@ ProgramResult run_program(const std::vector<std::string>& argv, std::chrono::mil
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
     unregister_child_group(pid);
+    if (!timed_out && !truncated && WIFEXITED(status)) result.exit_status = WEXITSTATUS(status);
     auto seconds = std::chrono::duration_cast<std::chrono::seconds>(deadline).count();
     if (timed_out) {
         result.problem = "timed out after " + std::to_string(seconds) + " s";

@@ -21,6 +21,7 @@
 #include <sstream>
 
 #include "benchmark_results.h"
+#include "cli/benchmark_session.h"
 #include "cli/commands.h"
 #include "cli/comparison_output.h"
 #include "cli/run_options.h"
@@ -42,121 +43,13 @@ namespace fs = std::filesystem;
 
 struct BenchOptions {
     PluginOptions plugins;
-    std::string level = "quick", filter = ".", device = "0", out = "strata-bench.json";
-    int repetitions = 0;
+    BenchmarkRequest request;
+    std::string out = "strata-bench.json";
     bool markdown = false;
     std::vector<std::string> side_by_side;
 };
 
-using bench::level_min_time_s;
 using bench::level_repetitions;
-
-fs::path runner_path(const std::string& executable) {
-    return (fs::path(executable).parent_path() / ".." / "lib" / "strata" / "strata-bench-runner")
-        .lexically_normal();
-}
-
-// A plugin that loaded and declares benchmarks, with the full names the runner gives them.
-struct BenchPlugin {
-    PluginCandidate candidate;
-    PluginRecord record;
-    size_t matching = 0;  // runs (benchmark x mode) whose full name matches --filter
-};
-
-std::vector<BenchPlugin> plugins_with_benchmarks(const RunOptions& run, const std::regex& filter) {
-    std::vector<BenchPlugin> out;
-    for (const PluginCandidate& candidate : discover_plugins(run.plugins, run.executable)) {
-        if (candidate.refusal) continue;
-        Report scratch;
-        PluginRecord record = run_plugin_task(run, candidate, "describe", scratch);
-        if (record.state != PluginState::loaded || record.benchmarks.empty()) continue;
-        size_t matching = 0;
-        // The names the runner gives, so --filter means the same here and there.
-        for (const auto& b : record.benchmarks)
-            for (const char* mode : {"/mode:cold/device:", "/mode:hot/device:"})
-                if (std::regex_search(record.name + "/" + b.name + "/" + b.parameters + mode, filter))
-                    ++matching;
-        if (matching > 0) out.push_back({candidate, record, matching});
-    }
-    return out;
-}
-
-std::vector<int> devices_for(const std::string& device) {
-    if (device != "all") {
-        char* end = nullptr;
-        long value = std::strtol(device.c_str(), &end, 10);
-        if (device.empty() || *end != '\0' || value < 0)
-            throw UsageError("--device takes a GPU number or 'all', not '" + device + "'");
-        return {static_cast<int>(value)};
-    }
-    size_t count = discover_gpus().gpus.size();
-    std::vector<int> out;
-    for (size_t i = 0; i < std::max<size_t>(count, 1); ++i) out.push_back(static_cast<int>(i));
-    return out;
-}
-
-struct RunnerResult {
-    std::optional<Json> results;  // the Google Benchmark document, when benchmarks ran
-    std::string skipped;          // why nothing ran
-    std::string error;            // the runner itself failed
-};
-
-// One runner: one plugin's benchmarks on one GPU, with extra environment.
-RunnerResult run_runner(const RunOptions& run, const BenchOptions& options, const BenchPlugin& plugin,
-                        int device, int repetitions, std::vector<std::string> environment) {
-    // A private directory (mkdtemp: 0700, an unpredictable name): a name in
-    // /tmp that others can guess could be a symlink planted to make the
-    // runner, often root, overwrite any file.
-    std::string pattern = (fs::temp_directory_path() / "strata-bench-XXXXXX").string();
-    if (!::mkdtemp(pattern.data()))
-        throw std::runtime_error("cannot create a private directory in " +
-                                 fs::temp_directory_path().string() + ": " + std::strerror(errno));
-    const fs::path directory = pattern;
-    const fs::path out = directory / (plugin.record.name + "-gpu" + std::to_string(device) + ".json");
-    WorkerRequest request;
-    request.strata_executable = runner_path(run.executable).string();
-    request.plugin_path = plugin.candidate.path;
-    request.task = "bench";
-    request.environment = std::move(environment);
-    request.environment.push_back("STRATA_BENCH_OUT=" + out.string());
-    request.environment.push_back("STRATA_BENCH_LEVEL=" + options.level);
-    request.environment.push_back("STRATA_BENCH_FILTER=" + options.filter);
-    request.environment.push_back("STRATA_BENCH_REPETITIONS=" + std::to_string(repetitions));
-    request.environment.push_back("STRATA_BENCH_DEVICE=" + std::to_string(device));
-    // Generous: every benchmark, both modes, every repetition, plus set-up.
-    double seconds = 60 + 4.0 * plugin.matching * repetitions * level_min_time_s(options.level);
-    request.deadline_override =
-        run.timeout.value_or(std::chrono::milliseconds(static_cast<long long>(seconds * 1000)));
-    TaskOutcome outcome = run_worker_task(request);
-    RunnerResult result;
-    for (const Check& check : outcome.checks)
-        if (check.id == "bench." + plugin.record.name && check.status == Status::skip)
-            result.skipped = check.summary;
-    if (outcome.end != TaskEnd::completed) {
-        result.error = plugin.record.name + " on GPU " + std::to_string(device) + ": " + outcome.message;
-    } else if (result.skipped.empty()) {
-        std::error_code missing;
-        if (!fs::exists(out, missing))
-            result.error = plugin.record.name + ": the runner wrote no results";
-        else
-            result.results = bench::parse_benchmark_output(
-                read_input_file(out.string(), bench::kMaxResultsFileBytes), out.string());
-    }
-    std::error_code ec;
-    fs::remove_all(directory, ec);
-    return result;
-}
-
-Json strata_context(const RunOptions& run, const BenchOptions& options, const std::vector<Json>& runs) {
-    Report environment = run_environment(run, ProbeContext::live());
-    Json context = {{"level", options.level}, {"environment", environment_to_json(environment)}};
-    for (const Json& r : runs)
-        if (r.contains("context") && r["context"].contains("strata_clock_policy")) {
-            context["clock_policy"] = r["context"]["strata_clock_policy"];
-            break;
-        }
-    return context;
-}
 
 void print_results(const Json& merged, bool markdown) {
     // Times through the same reader `strata compare` uses; counters from the entries.
@@ -283,7 +176,8 @@ int side_by_side(const RunOptions& run, const BenchOptions& options, const std::
         std::cout << "no benchmark of the plugins these builds change matches --filter\n";
         return 1;
     }
-    int rounds = options.repetitions > 0 ? options.repetitions : level_repetitions(options.level);
+    int rounds =
+        options.request.repetitions > 0 ? options.request.repetitions : level_repetitions(options.request.level);
     std::vector<std::vector<Json>> runs(builds.size());
     // Interleaved A B A B ...: drift in clocks or temperature hits every build alike.
     for (int round = 0; round < rounds; ++round)
@@ -292,7 +186,7 @@ int side_by_side(const RunOptions& run, const BenchOptions& options, const std::
                 if (::isatty(STDERR_FILENO))
                     std::cerr << "\rround " << round + 1 << "/" << rounds << ": " << builds[b].name << " "
                               << plugin.record.name << "   " << std::flush;
-                RunnerResult result = run_runner(run, options, plugin, 0, 1, builds[b].environment);
+                RunnerResult result = run_runner(run, options.request, plugin, 0, 1, builds[b].environment);
                 if (!result.skipped.empty()) {
                     std::cout << result.skipped << "\n";
                     return 1;
@@ -301,7 +195,7 @@ int side_by_side(const RunOptions& run, const BenchOptions& options, const std::
                 runs[b].push_back(*result.results);
             }
     if (::isatty(STDERR_FILENO)) std::cerr << "\n";
-    Json context = strata_context(run, options, runs[0]);
+    Json context = strata_context(run, options.request.level, runs[0]);
     std::vector<bench::ResultsFile> files;
     for (size_t b = 0; b < builds.size(); ++b)
         files.push_back(
@@ -323,14 +217,14 @@ std::function<int()> register_bench(CLI::App& app, const std::string& executable
     CLI::App* command = app.add_subcommand(
         "bench", "Run every plugin's benchmarks (Google Benchmark, CUDA-event timing, cold and hot)");
     add_plugin_options(*command, options->plugins);
-    command->add_option("--level", options->level, "quick (under a minute per GPU), standard or long")
+    command->add_option("--level", options->request.level, "quick (under a minute per GPU), standard or long")
         ->check(CLI::IsMember({"quick", "standard", "long"}));
-    command->add_option("--filter", options->filter, "Only benchmarks whose name matches this regex");
+    command->add_option("--filter", options->request.filter, "Only benchmarks whose name matches this regex");
     command
-        ->add_option("--repetitions", options->repetitions,
+        ->add_option("--repetitions", options->request.repetitions,
                      "Repetitions per benchmark (default: the level's)")
         ->check(CLI::PositiveNumber);
-    command->add_option("--device", options->device, "GPU number, or all");
+    command->add_option("--device", options->request.device, "GPU number, or all");
     command->add_option("--out", options->out, "Where to write the results (Google Benchmark JSON)")
         ->check(non_empty_path());
     command->add_flag("--markdown", options->markdown, "Print the table as Markdown");
@@ -340,54 +234,24 @@ std::function<int()> register_bench(CLI::App& app, const std::string& executable
         ->expected(2, 16);
 
     return [options, executable]() {
-        std::regex filter;
-        try {
-            filter = std::regex(options->filter);
-        } catch (const std::regex_error& error) {
-            throw UsageError("--filter '" + options->filter + "' is not a regex: " + error.what());
-        }
+        std::regex filter = benchmark_filter(options->request.filter);
         RunOptions run = make_run_options(options->plugins, executable);
-        if (!fs::exists(runner_path(executable)))
+        if (!runner_available(executable))
             throw std::runtime_error("this strata was built without the benchmark runner (" +
                                      runner_path(executable).string() + "): build with CUDA");
         if (!options->side_by_side.empty()) return side_by_side(run, *options, filter);
-        std::vector<int> devices = devices_for(options->device);
-        std::vector<BenchPlugin> plugins = plugins_with_benchmarks(run, filter);
-        if (plugins.empty()) throw UsageError("no benchmark matches --filter '" + options->filter + "'");
-        size_t count = 0;
-        for (const BenchPlugin& p : plugins) count += p.matching;
-        int repetitions = options->repetitions > 0 ? options->repetitions : level_repetitions(options->level);
-        double planned = static_cast<double>(count) * repetitions * level_min_time_s(options->level) * 1.5 *
-                         static_cast<double>(devices.size());
-        std::cerr << "planned: " << count << " run(s) (benchmark x mode) x " << repetitions
-                  << " repetition(s) on " << devices.size() << " GPU(s), about "
-                  << static_cast<int>(planned + 1) << " s (level " << options->level << ")\n";
-        std::vector<Json> runs;
-        std::vector<std::string> skipped;
-        size_t step = 0, steps = devices.size() * plugins.size();
-        for (int device : devices)
-            for (const BenchPlugin& plugin : plugins) {
-                if (::isatty(STDERR_FILENO))
-                    std::cerr << "\r[" << ++step << "/" << steps << "] " << plugin.record.name << " on GPU "
-                              << device << "   " << std::flush;
-                RunnerResult result = run_runner(run, *options, plugin, device, repetitions, {});
-                if (!result.skipped.empty()) skipped.push_back(plugin.record.name + ": " + result.skipped);
-                if (!result.error.empty()) skipped.push_back(result.error);
-                if (result.results) runs.push_back(*result.results);
-            }
-        if (::isatty(STDERR_FILENO)) std::cerr << "\n";
-        for (const std::string& reason : skipped) std::cout << reason << "\n";
-        if (runs.empty()) {
+        BenchmarkSession session = run_benchmarks(run, options->request);
+        for (const std::string& reason : session.skipped) std::cout << reason << "\n";
+        if (!session.merged) {
             std::cout << "nothing was measured\n";
             return 1;
         }
-        Json merged = bench::merge_runs(runs, strata_context(run, *options, runs));
         std::ofstream out(options->out);
-        out << to_json_text(merged, 2) << '\n';
+        out << to_json_text(*session.merged, 2) << '\n';
         if (!out) throw UsageError("cannot write '" + options->out + "'");
-        print_results(merged, options->markdown);
+        print_results(*session.merged, options->markdown);
         std::cout << "results: " << options->out << "\n";
-        return skipped.empty() ? 0 : 1;
+        return session.skipped.empty() ? 0 : 1;
     };
 }
 

@@ -60,6 +60,8 @@ int main(int argc, char** argv) {
         {"explain", cli::register_explain(app, executable)},
         {"compare", cli::register_compare(app)},
         {"bench", cli::register_bench(app, executable)},
+        {"record", cli::register_record(app, executable)},
+        {"rollout", cli::register_rollout(app, executable)},
     };
     try {
         app.parse(argc, argv);

@@ -33,6 +33,8 @@ std::function<int()> register_frameworks(CLI::App& app);
 std::function<int()> register_explain(CLI::App& app, const std::string& executable);
 std::function<int()> register_compare(CLI::App& app);
 std::function<int()> register_bench(CLI::App& app, const std::string& executable);
+std::function<int()> register_record(CLI::App& app, const std::string& executable);
+std::function<int()> register_rollout(CLI::App& app, const std::string& executable);
 
 std::string version_text();
 

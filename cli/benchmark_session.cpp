@@ -1,0 +1,169 @@
+#include "cli/benchmark_session.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+
+#include "benchmark_results.h"
+#include "doctor/plugin_tasks.h"
+#include "levels.h"
+#include "model/untrusted_input.h"
+#include "model/usage_error.h"
+#include "probes/nvml_gpus.h"
+#include "report/writers.h"
+#include "results_merge.h"
+
+namespace strata::cli {
+
+namespace fs = std::filesystem;
+using bench::level_min_time_s;
+using bench::level_repetitions;
+
+fs::path runner_path(const std::string& executable) {
+    return (fs::path(executable).parent_path() / ".." / "lib" / "strata" / "strata-bench-runner")
+        .lexically_normal();
+}
+
+bool runner_available(const std::string& executable) {
+    std::error_code ec;
+    return fs::exists(runner_path(executable), ec);
+}
+
+std::regex benchmark_filter(const std::string& text) {
+    try {
+        return std::regex(text);
+    } catch (const std::regex_error& error) {
+        throw UsageError("--filter '" + text + "' is not a regex: " + error.what());
+    }
+}
+
+std::vector<BenchPlugin> plugins_with_benchmarks(const RunOptions& run, const std::regex& filter) {
+    std::vector<BenchPlugin> out;
+    for (const PluginCandidate& candidate : discover_plugins(run.plugins, run.executable)) {
+        if (candidate.refusal) continue;
+        Report scratch;
+        PluginRecord record = run_plugin_task(run, candidate, "describe", scratch);
+        if (record.state != PluginState::loaded || record.benchmarks.empty()) continue;
+        size_t matching = 0;
+        // The names the runner gives, so --filter means the same here and there.
+        for (const auto& b : record.benchmarks)
+            for (const char* mode : {"/mode:cold/device:", "/mode:hot/device:"})
+                if (std::regex_search(record.name + "/" + b.name + "/" + b.parameters + mode, filter))
+                    ++matching;
+        if (matching > 0) out.push_back({candidate, record, matching});
+    }
+    return out;
+}
+
+namespace {
+
+std::vector<int> devices_for(const std::string& device) {
+    if (device != "all") {
+        char* end = nullptr;
+        long value = std::strtol(device.c_str(), &end, 10);
+        if (device.empty() || *end != '\0' || value < 0 || value > 4096)
+            throw UsageError("--device takes a GPU number or 'all', not '" + device + "'");
+        return {static_cast<int>(value)};
+    }
+    size_t count = discover_gpus().gpus.size();
+    std::vector<int> out;
+    for (size_t i = 0; i < std::max<size_t>(count, 1); ++i) out.push_back(static_cast<int>(i));
+    return out;
+}
+
+}  // namespace
+
+RunnerResult run_runner(const RunOptions& run, const BenchmarkRequest& request, const BenchPlugin& plugin,
+                        int device, int repetitions, std::vector<std::string> environment) {
+    // A private directory (mkdtemp: 0700, an unpredictable name): a name in
+    // /tmp that others can guess could be a symlink planted to make the
+    // runner, often root, overwrite any file.
+    std::string pattern = (fs::temp_directory_path() / "strata-bench-XXXXXX").string();
+    if (!::mkdtemp(pattern.data()))
+        throw std::runtime_error("cannot create a private directory in " +
+                                 fs::temp_directory_path().string() + ": " + std::strerror(errno));
+    const fs::path directory = pattern;
+    const fs::path out = directory / (plugin.record.name + "-gpu" + std::to_string(device) + ".json");
+    WorkerRequest worker;
+    worker.strata_executable = runner_path(run.executable).string();
+    worker.plugin_path = plugin.candidate.path;
+    worker.task = "bench";
+    worker.environment = std::move(environment);
+    worker.environment.push_back("STRATA_BENCH_OUT=" + out.string());
+    worker.environment.push_back("STRATA_BENCH_LEVEL=" + request.level);
+    worker.environment.push_back("STRATA_BENCH_FILTER=" + request.filter);
+    worker.environment.push_back("STRATA_BENCH_REPETITIONS=" + std::to_string(repetitions));
+    worker.environment.push_back("STRATA_BENCH_DEVICE=" + std::to_string(device));
+    // Generous: every benchmark, both modes, every repetition, plus set-up.
+    double seconds =
+        60 + 4.0 * static_cast<double>(plugin.matching) * repetitions * level_min_time_s(request.level);
+    worker.deadline_override =
+        run.timeout.value_or(std::chrono::milliseconds(static_cast<long long>(seconds * 1000)));
+    TaskOutcome outcome = run_worker_task(worker);
+    RunnerResult result;
+    for (const Check& check : outcome.checks)
+        if (check.id == "bench." + plugin.record.name && check.status == Status::skip)
+            result.skipped = check.summary;
+    if (outcome.end != TaskEnd::completed) {
+        result.error = plugin.record.name + " on GPU " + std::to_string(device) + ": " + outcome.message;
+    } else if (result.skipped.empty()) {
+        std::error_code missing;
+        if (!fs::exists(out, missing))
+            result.error = plugin.record.name + ": the runner wrote no results";
+        else
+            result.results = bench::parse_benchmark_output(
+                read_input_file(out.string(), bench::kMaxResultsFileBytes), out.string());
+    }
+    std::error_code ec;
+    fs::remove_all(directory, ec);
+    return result;
+}
+
+Json strata_context(const RunOptions& run, const std::string& level, const std::vector<Json>& runs) {
+    Report environment = run_environment(run, ProbeContext::live());
+    Json context = {{"level", level}, {"environment", environment_to_json(environment)}};
+    for (const Json& r : runs)
+        if (r.contains("context") && r["context"].contains("strata_clock_policy")) {
+            context["clock_policy"] = r["context"]["strata_clock_policy"];
+            break;
+        }
+    return context;
+}
+
+BenchmarkSession run_benchmarks(const RunOptions& run, const BenchmarkRequest& request) {
+    std::regex filter = benchmark_filter(request.filter);
+    std::vector<int> devices = devices_for(request.device);
+    std::vector<BenchPlugin> plugins = plugins_with_benchmarks(run, filter);
+    if (plugins.empty()) throw UsageError("no benchmark matches --filter '" + request.filter + "'");
+    size_t count = 0;
+    for (const BenchPlugin& p : plugins) count += p.matching;
+    int repetitions = request.repetitions > 0 ? request.repetitions : level_repetitions(request.level);
+    double planned = static_cast<double>(count) * repetitions * level_min_time_s(request.level) * 1.5 *
+                     static_cast<double>(devices.size());
+    std::cerr << "planned: " << count << " run(s) (benchmark x mode) x " << repetitions
+              << " repetition(s) on " << devices.size() << " GPU(s), about " << static_cast<int>(planned + 1)
+              << " s (level " << request.level << ")\n";
+    std::vector<Json> runs;
+    BenchmarkSession session;
+    size_t step = 0, steps = devices.size() * plugins.size();
+    for (int device : devices)
+        for (const BenchPlugin& plugin : plugins) {
+            if (::isatty(STDERR_FILENO))
+                std::cerr << "\r[" << ++step << "/" << steps << "] " << plugin.record.name << " on GPU "
+                          << device << "   " << std::flush;
+            RunnerResult result = run_runner(run, request, plugin, device, repetitions, {});
+            if (!result.skipped.empty())
+                session.skipped.push_back(plugin.record.name + ": " + result.skipped);
+            if (!result.error.empty()) session.skipped.push_back(result.error);
+            if (result.results) runs.push_back(*result.results);
+        }
+    if (::isatty(STDERR_FILENO)) std::cerr << "\n";
+    if (!runs.empty()) session.merged = bench::merge_runs(runs, strata_context(run, request.level, runs));
+    return session;
+}
+
+}  // namespace strata::cli

@@ -1,0 +1,66 @@
+// Running every plugin's benchmarks through the benchmark runner: what
+// `strata bench` and `strata record` share. Each runner is a worker like any
+// other (isolated, with a deadline), one per plugin and GPU; their Google
+// Benchmark files are merged into one document with strata's environment
+// record in context.strata.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "doctor/doctor.h"
+#include "model/fact.h"
+
+namespace strata::cli {
+
+struct BenchmarkRequest {
+    std::string level = "quick";  // quick, standard or long (bench/src/levels.h)
+    std::string filter = ".";     // regex over the runner's full names
+    std::string device = "0";     // a GPU number, or "all"
+    int repetitions = 0;          // 0: the level's
+};
+
+// A plugin that loaded and declares benchmarks, with how many of its runs
+// (benchmark x mode) match the filter.
+struct BenchPlugin {
+    PluginCandidate candidate;
+    PluginRecord record;
+    size_t matching = 0;
+};
+
+struct RunnerResult {
+    std::optional<Json> results;  // the Google Benchmark document, when benchmarks ran
+    std::string skipped;          // why nothing ran
+    std::string error;            // the runner itself failed
+};
+
+struct BenchmarkSession {
+    std::optional<Json> merged;        // every run's benchmarks, with context.strata
+    std::vector<std::string> skipped;  // a plugin or GPU that measured nothing, and why
+};
+
+std::filesystem::path runner_path(const std::string& executable);
+bool runner_available(const std::string& executable);
+
+// Throws UsageError for a filter that is not a regex.
+std::regex benchmark_filter(const std::string& text);
+
+std::vector<BenchPlugin> plugins_with_benchmarks(const RunOptions& run, const std::regex& filter);
+
+// One runner: one plugin's benchmarks on one GPU, with extra environment.
+RunnerResult run_runner(const RunOptions& run, const BenchmarkRequest& request, const BenchPlugin& plugin,
+                        int device, int repetitions, std::vector<std::string> environment);
+
+// context.strata of a results document: the level, the environment record and
+// the clock policy the runner applied.
+Json strata_context(const RunOptions& run, const std::string& level, const std::vector<Json>& runs);
+
+// Every matching benchmark of every plugin on every requested GPU. Prints
+// its plan to standard error (and progress where that is a terminal).
+// Throws UsageError when no benchmark matches.
+BenchmarkSession run_benchmarks(const RunOptions& run, const BenchmarkRequest& request);
+
+}  // namespace strata::cli

@@ -1,0 +1,123 @@
+// strata record --level quick|standard|long --out FILE
+//
+// One self-contained document per node and run (fleet/src/record.h): the
+// environment, every check of `doctor`, and every benchmark repetition.
+// Without a usable GPU the record is still written, its benchmarks marked not
+// measured; the exit status is doctor's.
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "cli/benchmark_session.h"
+#include "cli/commands.h"
+#include "cli/run_options.h"
+#include "diagnosis/fact_access.h"
+#include "model/usage_error.h"
+#include "record_document.h"
+#include "report/writers.h"
+
+namespace strata::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Why no benchmark can run here, or "" when one can.
+std::string why_not_measured(const Report& report, const std::string& executable) {
+    if (!runner_available(executable))
+        return "this strata was built without the benchmark runner (no CUDA toolkit at build time)";
+    if (const Check* init = report.find_check("driver.cuda_init"); init && init->status != Status::pass)
+        return "no usable GPU: " + init->summary;
+    if (fact_int(report, "device.count").value_or(0) <= 0) return "no usable GPU: the driver reports none";
+    return "";
+}
+
+// Written beside the target and renamed: a reader (a fleet collector, the
+// Slurm batch script) never sees half a record.
+void write_atomically(const std::string& path, const std::string& text) {
+    fs::path target(path);
+    fs::path temporary = target;
+    temporary += ".partial";
+    {
+        std::ofstream out(temporary);
+        out << text;
+        out.flush();
+        if (!out) throw UsageError("cannot write '" + temporary.string() + "'");
+    }
+    std::error_code ec;
+    fs::rename(temporary, target, ec);
+    if (ec) throw UsageError("cannot write '" + path + "': " + ec.message());
+}
+
+}  // namespace
+
+std::function<int()> register_record(CLI::App& app, const std::string& executable) {
+    struct Options {
+        PluginOptions plugins;
+        EnvironmentOptions environments;
+        BenchmarkRequest request;
+        std::string out;
+        bool no_benchmarks = false;
+    };
+    auto options = std::make_shared<Options>();
+    options->request.device = "all";
+    CLI::App* command = app.add_subcommand(
+        "record",
+        "Write one record of this node: environment, every doctor check, every benchmark repetition");
+    add_plugin_options(*command, options->plugins);
+    add_environment_options(*command, options->environments);
+    command->add_option("--level", options->request.level, "Benchmark level: quick, standard or long")
+        ->check(CLI::IsMember({"quick", "standard", "long"}));
+    command->add_option("--out", options->out, "Where to write the record (JSON)")
+        ->required()
+        ->check(non_empty_path());
+    command->add_option("--filter", options->request.filter, "Only benchmarks whose name matches this regex");
+    command
+        ->add_option("--repetitions", options->request.repetitions,
+                     "Repetitions per benchmark (default: the level's)")
+        ->check(CLI::PositiveNumber);
+    command->add_option("--device", options->request.device, "GPU number, or all (the default)");
+    command->add_flag("--no-benchmarks", options->no_benchmarks, "Record the environment and checks only");
+
+    return [options, executable]() {
+        benchmark_filter(options->request.filter);  // a bad regex is bad usage before anything runs
+        RunOptions run = make_run_options(options->plugins, options->environments, executable);
+        fleet::RecordParts parts;
+        parts.created_at = utc_timestamp_now();
+        parts.level = options->request.level;
+        parts.scheduler = fleet::scheduler_context([](const char* name) { return std::getenv(name); });
+        auto started = std::chrono::steady_clock::now();
+        Report report = run_doctor(run, ProbeContext::live());
+        RunInfo info{"record", parts.created_at,
+                     std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                                           started)};
+        parts.doctor = report_to_json(report, info);
+        parts.not_measured =
+            options->no_benchmarks ? "not asked for (--no-benchmarks)" : why_not_measured(report, executable);
+        if (parts.not_measured.empty()) {
+            BenchmarkSession session = run_benchmarks(run, options->request);
+            parts.benchmarks = std::move(session.merged);
+            parts.skipped = std::move(session.skipped);
+            if (!parts.benchmarks) parts.not_measured = "every benchmark was skipped";
+        }
+        Json record = fleet::make_record(parts);
+        write_atomically(options->out, to_json_text(record, 2) + "\n");
+        const Json& summary = parts.doctor["summary"];
+        std::cout << "record: " << options->out << " (node "
+                  << record["strata_record"]["node"].get<std::string>() << ")\n"
+                  << "checks: " << summary.value("pass", 0) << " pass, " << summary.value("warn", 0)
+                  << " warn, "
+                  << summary.value("fail", 0) + summary.value("error", 0) + summary.value("crashed", 0) +
+                         summary.value("timeout", 0)
+                  << " fail, " << summary.value("skip", 0) << " skip\n";
+        if (parts.benchmarks)
+            std::cout << "benchmarks: " << (*parts.benchmarks)["benchmarks"].size() << " results\n";
+        else
+            std::cout << "benchmarks: not measured (" << parts.not_measured << ")\n";
+        for (const std::string& skipped : parts.skipped) std::cout << "  skipped: " << skipped << "\n";
+        return report.exit_code();
+    };
+}
+
+}  // namespace strata::cli

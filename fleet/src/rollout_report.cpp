@@ -1,0 +1,199 @@
+#include "rollout_report.h"
+
+#include <cstdio>
+#include <sstream>
+
+namespace strata::fleet {
+
+namespace {
+
+std::string percent_change(double ratio) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%+.1f%%", (ratio - 1) * 100);
+    return text;
+}
+
+std::string join(const std::vector<std::string>& items, const char* separator) {
+    std::string out;
+    for (size_t i = 0; i < items.size(); ++i) out += (i ? separator : "") + items[i];
+    return out;
+}
+
+std::string side_text(const RolloutSide& side) {
+    return std::to_string(side.records) + " record(s) from " + std::to_string(side.nodes.size()) +
+           " node(s)" + (side.nodes.size() <= 6 ? " (" + join(side.nodes, ", ") + ")" : "") + ", " +
+           std::to_string(side.measured) + " with benchmarks";
+}
+
+std::string_view role_name(FieldRole role) {
+    switch (role) {
+        case FieldRole::driver: return "driver";
+        case FieldRole::invalidating: return "invalidates";
+        case FieldRole::informational: return "noted";
+    }
+    return "noted";
+}
+
+std::string_view check_kind_name(CheckChangeKind kind) {
+    switch (kind) {
+        case CheckChangeKind::regressed: return "regressed";
+        case CheckChangeKind::improved: return "improved";
+        case CheckChangeKind::only_in_base: return "only in BASE";
+        case CheckChangeKind::only_in_candidate: return "only in CAND";
+        case CheckChangeKind::fails_on_both: return "fails on both";
+    }
+    return "";
+}
+
+// The performance change (above 0: better) with its interval, or "-".
+std::string performance_text(const BenchmarkJudgement& j) {
+    if (!j.ratio) return "-";
+    double p = j.bigger_is_better ? *j.ratio : 1 / *j.ratio;
+    if (!j.low || !j.high) return percent_change(p);
+    double lo = j.bigger_is_better ? *j.low : 1 / *j.high, hi = j.bigger_is_better ? *j.high : 1 / *j.low;
+    return percent_change(p) + " [" + percent_change(lo) + ", " + percent_change(hi) + "]";
+}
+
+std::string markdown_cell(std::string text) {
+    std::string out;
+    for (char c : text) {
+        if (c == '|' || c == '\\' || c == '*' || c == '_' || c == '`' || c == '<' || c == '>') out += '\\';
+        out += c == '\n' ? ' ' : c;
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string render_rollout_text(const RolloutResult& result) {
+    std::ostringstream out;
+    out << "decision: " << decision_name(result.decision) << "\n";
+    for (const std::string& reason : result.reasons) out << "  - " << reason << "\n";
+    out << "\nBASE: " << side_text(result.base) << "\nCAND: " << side_text(result.candidate) << "\n";
+    if (!result.changes.empty()) {
+        out << "\nwhat changed:\n";
+        for (const EnvironmentChange& change : result.changes)
+            out << "  " << change.label << ": " << join(change.base, " | ") << " -> "
+                << join(change.candidate, " | ") << "  (" << role_name(change.role) << ")\n";
+    }
+    if (!result.checks.empty()) {
+        out << "\ncompatibility:\n";
+        for (const CheckChange& change : result.checks)
+            out << "  " << check_kind_name(change.kind) << ": " << change.id
+                << (change.device ? " (GPU " + std::to_string(*change.device) + ")" : "") << "  "
+                << status_name(change.base) << " -> " << status_name(change.candidate)
+                << (change.nodes.empty() ? "" : "  on " + join(change.nodes, ", ")) << "\n      "
+                << change.summary << "\n";
+    }
+    if (!result.benchmarks.empty()) {
+        char threshold[32];
+        std::snprintf(threshold, sizeof threshold, "%.1f%%", result.options.threshold * 100);
+        out << "\nperformance (CAND against BASE, above 0 is better; threshold " << threshold << ", "
+            << static_cast<int>(result.options.confidence * 100) << "% intervals):\n";
+        for (const BenchmarkJudgement& j : result.benchmarks)
+            out << "  " << decision_name(j.decision) << "  " << j.name << "  " << performance_text(j) << "  ["
+                << j.metric << (j.bigger_is_better ? ", bigger is better" : ", smaller is better") << "; "
+                << evidence_name(j.evidence) << "]\n      " << j.reason << "\n";
+        if (result.geometric_mean_performance)
+            out << "  geometric mean of the performance ratios: "
+                << percent_change(*result.geometric_mean_performance) << "\n";
+    }
+    if (!result.notes.empty()) {
+        out << "\nnotes:\n";
+        for (const std::string& note : result.notes) out << "  - " << note << "\n";
+    }
+    return out.str();
+}
+
+std::string render_rollout_markdown(const RolloutResult& result) {
+    std::ostringstream out;
+    out << "## Driver rollout: **" << decision_name(result.decision) << "**\n\n";
+    for (const std::string& reason : result.reasons) out << "- " << markdown_cell(reason) << "\n";
+    out << "\n| side | records |\n|---|---|\n| BASE | " << markdown_cell(side_text(result.base))
+        << " |\n| CAND | " << markdown_cell(side_text(result.candidate)) << " |\n";
+    if (!result.changes.empty()) {
+        out << "\n### What changed\n\n| field | BASE | CAND | role |\n|---|---|---|---|\n";
+        for (const EnvironmentChange& change : result.changes)
+            out << "| " << markdown_cell(change.label) << " | " << markdown_cell(join(change.base, ", "))
+                << " | " << markdown_cell(join(change.candidate, ", ")) << " | " << role_name(change.role)
+                << " |\n";
+    }
+    if (!result.checks.empty()) {
+        out << "\n### Compatibility\n\n| check | BASE | CAND | change | nodes | summary "
+               "|\n|---|---|---|---|---|---|\n";
+        for (const CheckChange& change : result.checks)
+            out << "| "
+                << markdown_cell(change.id +
+                                 (change.device ? " (GPU " + std::to_string(*change.device) + ")" : ""))
+                << " | " << status_name(change.base) << " | " << status_name(change.candidate) << " | "
+                << check_kind_name(change.kind) << " | " << markdown_cell(join(change.nodes, ", ")) << " | "
+                << markdown_cell(change.summary) << " |\n";
+    }
+    if (!result.benchmarks.empty()) {
+        out << "\n### Performance\n\n| benchmark | decision | performance [interval] | metric | evidence |\n"
+               "|---|---|---:|---|---|\n";
+        for (const BenchmarkJudgement& j : result.benchmarks)
+            out << "| " << markdown_cell(j.name) << " | " << decision_name(j.decision) << " | "
+                << markdown_cell(performance_text(j)) << " | " << markdown_cell(j.metric) << " | "
+                << markdown_cell(std::string(evidence_name(j.evidence))) << " |\n";
+    }
+    if (!result.notes.empty()) {
+        out << "\n### Notes\n\n";
+        for (const std::string& note : result.notes) out << "- " << markdown_cell(note) << "\n";
+    }
+    return out.str();
+}
+
+Json rollout_to_json(const RolloutResult& result) {
+    auto optional = [](const std::optional<double>& value) { return value ? Json(*value) : Json(nullptr); };
+    auto side = [](const RolloutSide& s) {
+        return Json{{"records", s.records}, {"nodes", s.nodes}, {"measured", s.measured}};
+    };
+    Json changes = Json::array();
+    for (const EnvironmentChange& c : result.changes)
+        changes.push_back({{"field", c.label},
+                           {"base", c.base},
+                           {"candidate", c.candidate},
+                           {"role", role_name(c.role)},
+                           {"why", c.why}});
+    Json checks = Json::array();
+    for (const CheckChange& c : result.checks)
+        checks.push_back({{"id", c.id},
+                          {"device", c.device ? Json(*c.device) : Json(nullptr)},
+                          {"base", status_name(c.base)},
+                          {"candidate", status_name(c.candidate)},
+                          {"change", check_kind_name(c.kind)},
+                          {"nodes", c.nodes},
+                          {"summary", c.summary}});
+    Json benchmarks = Json::array();
+    for (const BenchmarkJudgement& j : result.benchmarks)
+        benchmarks.push_back({{"name", j.name},
+                              {"metric", j.metric},
+                              {"bigger_is_better", j.bigger_is_better},
+                              {"ratio", optional(j.ratio)},
+                              {"low", optional(j.low)},
+                              {"high", optional(j.high)},
+                              {"confidence", j.confidence},
+                              {"p_value", optional(j.p_value)},
+                              {"evidence", evidence_name(j.evidence)},
+                              {"base_units", j.base_units},
+                              {"candidate_units", j.candidate_units},
+                              {"decision", decision_name(j.decision)},
+                              {"reason", j.reason}});
+    return {{"schema_version", rollout_schema_version},
+            {"decision", decision_name(result.decision)},
+            {"reasons", result.reasons},
+            {"threshold", result.options.threshold},
+            {"confidence", result.options.confidence},
+            {"base", side(result.base)},
+            {"candidate", side(result.candidate)},
+            {"changes", changes},
+            {"checks", checks},
+            {"benchmarks", benchmarks},
+            {"only_in_base", result.only_in_base},
+            {"only_in_candidate", result.only_in_candidate},
+            {"geometric_mean_performance", optional(result.geometric_mean_performance)},
+            {"notes", result.notes}};
+}
+
+}  // namespace strata::fleet

@@ -1,0 +1,18 @@
+// Renderings of a rollout decision: text for a terminal, Markdown for the
+// change ticket, JSON (docs/rollout.schema.json) with the decision at its top.
+#pragma once
+
+#include <string>
+
+#include "model/fact.h"
+#include "rollout.h"
+
+namespace strata::fleet {
+
+inline constexpr const char* rollout_schema_version = "1.0.0";
+
+std::string render_rollout_text(const RolloutResult& result);
+std::string render_rollout_markdown(const RolloutResult& result);
+Json rollout_to_json(const RolloutResult& result);
+
+}  // namespace strata::fleet
