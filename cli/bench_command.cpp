@@ -176,8 +176,8 @@ int side_by_side(const RunOptions& run, const BenchOptions& options, const std::
         std::cout << "no benchmark of the plugins these builds change matches --filter\n";
         return 1;
     }
-    int rounds =
-        options.request.repetitions > 0 ? options.request.repetitions : level_repetitions(options.request.level);
+    int rounds = options.request.repetitions > 0 ? options.request.repetitions
+                                                 : level_repetitions(options.request.level);
     std::vector<std::vector<Json>> runs(builds.size());
     // Interleaved A B A B ...: drift in clocks or temperature hits every build alike.
     for (int round = 0; round < rounds; ++round)

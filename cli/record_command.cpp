@@ -27,10 +27,14 @@ namespace fs = std::filesystem;
 std::string why_not_measured(const Report& report, const std::string& executable) {
     if (!runner_available(executable))
         return "this strata was built without the benchmark runner (no CUDA toolkit at build time)";
-    if (const Check* init = report.find_check("driver.cuda_init"); init && init->status != Status::pass)
-        return "no usable GPU: " + init->summary;
-    if (fact_int(report, "device.count").value_or(0) <= 0) return "no usable GPU: the driver reports none";
-    return "";
+    if (fact_int(report, "device.count").value_or(0) > 0 &&
+        fact_int(report, "driver.cuda.init_result") == std::optional<long long>(0))
+        return "";
+    // The driver layer's first failure says why (no libcuda, cuInit's error).
+    for (const Check& check : report.checks())
+        if (check.layer == Layer::driver && is_failure(check.status))
+            return "no usable GPU: " + check.summary;
+    return "no usable GPU: the driver reports none";
 }
 
 // Written beside the target and renamed: a reader (a fleet collector, the

@@ -562,10 +562,14 @@ RolloutResult decide_rollout(const std::vector<NodeRecord>& base, const std::vec
     result.geometric_mean_performance = bench::geometric_mean(performances);
 
     std::vector<std::string> no_go, inconclusive, go;
+    size_t failing_checks = 0;
     for (const CheckChange& change : result.checks) {
         std::string where =
             change.id + (change.device ? " (GPU " + std::to_string(*change.device) + ")" : "");
         std::string nodes = change.nodes.empty() ? "" : " on " + join(change.nodes);
+        bool fails = outcome(change.candidate) == 2 && (change.kind == CheckChangeKind::regressed ||
+                                                        change.kind == CheckChangeKind::only_in_candidate);
+        failing_checks += fails;
         if (change.kind == CheckChangeKind::regressed && outcome(change.candidate) == 2)
             no_go.push_back("check " + where + " passed on BASE and " +
                             std::string(status_name(change.candidate)) + "s on CAND" + nodes + ": " +
@@ -593,10 +597,10 @@ RolloutResult decide_rollout(const std::vector<NodeRecord>& base, const std::vec
             return std::string("no benchmark");
         };
         if (result.base.measured == 0 || result.candidate.measured == 0)
-            inconclusive.push_back("nothing was measured on " +
-                                   std::string(result.base.measured == 0 ? "BASE (" + why(base) + ")"
-                                                                         : "CAND (" + why(candidate) + ")") +
-                                   ": the decision cannot rest on performance");
+            inconclusive.push_back(
+                "nothing was measured on " +
+                std::string(result.base.measured == 0 ? "BASE: " + why(base) : "CAND: " + why(candidate)) +
+                "; the decision cannot rest on performance");
         else
             inconclusive.push_back("BASE and CAND have no benchmark in common");
     }
@@ -606,7 +610,7 @@ RolloutResult decide_rollout(const std::vector<NodeRecord>& base, const std::vec
     bool checks_compared = false;
     for (const auto* side : {&base, &candidate})
         for (const NodeRecord& record : *side) checks_compared |= !record.checks.empty();
-    if (checks_compared && no_go.empty()) go.push_back("no check regressed");
+    if (checks_compared && failing_checks == 0) go.push_back("no check regressed");
     for (const EnvironmentChange& change : result.changes)
         if (change.role == FieldRole::driver)
             go.push_back(change.label + ": " + values_text(change.base) + " -> " +

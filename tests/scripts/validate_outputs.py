@@ -111,6 +111,19 @@ with tempfile.TemporaryDirectory() as scratch:
               strict_json(run("compare", "--json", bench_files[0], bench_files[1], expect=(0, 1)), "compare"),
               "compare --json")
 
+    # A record, and rollout over records and over plain Google Benchmark files.
+    record_path = scratch / "record.json"
+    run("record", "--no-benchmarks", "--out", str(record_path), *fault_plugins, expect=(1,))
+    record = strict_json(record_path.read_text(), "record")
+    check("record.schema.json", record, "record --out")
+    check("rollout.schema.json",
+          strict_json(run("rollout", "--json", str(record_path), str(record_path), expect=(1,)), "rollout"),
+          "rollout --json (records)")
+    if len(bench_files) >= 2:
+        check("rollout.schema.json",
+              strict_json(run("rollout", "--json", bench_files[0], bench_files[1], expect=(0, 1)), "rollout"),
+              "rollout --json (Google Benchmark files)")
+
     # JUnit, as Jenkins' xunit plugin reads it.
     lint = subprocess.run(["xmllint", "--noout", "--schema", junit_xsd, str(junit)],
                           capture_output=True, text=True)
@@ -129,6 +142,8 @@ with tempfile.TemporaryDirectory() as scratch:
     markdowns = {"doctor --markdown": run("doctor", "--markdown", *fault_plugins, expect=(1,))}
     if len(bench_files) >= 2:
         markdowns["compare --markdown"] = run("compare", "--markdown", bench_files[0], bench_files[1],
+                                              expect=(0, 1))
+        markdowns["rollout --markdown"] = run("rollout", "--markdown", bench_files[0], bench_files[1],
                                               expect=(0, 1))
     for what, text in markdowns.items():
         width = None
