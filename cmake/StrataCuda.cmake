@@ -2,6 +2,7 @@
 # still build and the summary says what was left out.
 option(STRATA_ENABLE_CUDA "Build the CUDA parts when nvcc is found" ON)
 include(CheckLanguage)
+include(StrataArchitectures)
 if(STRATA_ENABLE_CUDA)
   if(NOT CMAKE_CUDA_COMPILER AND EXISTS /usr/local/cuda/bin/nvcc)
     set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)

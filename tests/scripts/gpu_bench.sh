@@ -9,9 +9,10 @@ if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
     exit 77
 fi
 out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+# STRATA_GPU_BENCH_OUT keeps the results (scripts/gpu-check brings them back).
+trap '[ -n "${STRATA_GPU_BENCH_OUT:-}" ] && cp "$out/bench.json" "$STRATA_GPU_BENCH_OUT"; rm -rf "$out"' EXIT
 "$strata" bench --level quick --repetitions 3 --out "$out/bench.json" --markdown
-/usr/bin/python3 - "$out/bench.json" <<'PY'
+"${STRATA_PYTHON:-python3}" - "$out/bench.json" <<'PY'
 import json, sys
 def reject(token):
     raise ValueError(f"non-finite number {token} in strict JSON")

@@ -12,7 +12,7 @@ fi
 report=$(mktemp)
 trap 'rm -f "$report"' EXIT
 "$strata" doctor --json >"$report" || true
-/usr/bin/python3 - "$report" <<'PY'
+"${STRATA_PYTHON:-python3}" - "$report" <<'PY'
 import json, sys
 report = json.load(open(sys.argv[1]))
 checks = {c["id"]: c for c in report["checks"]}

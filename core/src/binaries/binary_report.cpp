@@ -21,7 +21,10 @@ std::string version_text(const FatbinImage& image) {
 
 std::string cc_list(const std::vector<uint32_t>& sms) {
     std::string out;
-    for (uint32_t sm : sms) out += (out.empty() ? "" : " ") + arch::cc_text(sm);
+    for (uint32_t sm : sms) {
+        if (!out.empty()) out += ' ';
+        out += arch::cc_text(sm);
+    }
     return out.empty() ? "none" : out;
 }
 

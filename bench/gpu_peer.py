@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""The peer run of scripts/gpu-check: what users would otherwise run, on the
+same GPU, for the same work as strata's benchmarks — PyTorch's device copy and
+triad over 2^26 floats, its matmul for the GEMM shapes and types of the cublas
+plugin, and an all-reduce through NCCL where there are two GPUs or more — then
+each strata figure as a ratio against it.
+
+  gpu_peer.py run --out peer.json          (needs torch with CUDA)
+  gpu_peer.py compare BENCH.json peer.json (strata bench's results against it)
+
+Timing: CUDA events around a batch of launches after a warm-up, the median of
+the repetitions, as strata's hot mode measures. Bytes follow STREAM's
+convention (copy reads and writes each element once: 2 x 4 bytes; triad 3 x 4).
+"""
+import argparse
+import json
+import statistics
+import sys
+
+
+def measure(torch, work, repetitions=10, batch=20):
+    for _ in range(3):
+        work()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(repetitions):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        for _ in range(batch):
+            work()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) / 1e3 / batch)
+    return statistics.median(times)
+
+
+def run(out_path):
+    import torch
+    if not torch.cuda.is_available():
+        print("gpu_peer: torch sees no GPU:", torch.version.cuda, file=sys.stderr)
+        return 1
+    torch.backends.cuda.matmul.allow_tf32 = False  # sgemm means FP32, as cublasSgemm
+    device = torch.device("cuda:0")
+    results = {"torch": torch.__version__, "cuda": torch.version.cuda,
+               "cudnn": torch.backends.cudnn.version(), "gpu": torch.cuda.get_device_name(0), "figures": {}}
+    figures = results["figures"]
+    n = 1 << 26
+    a = torch.empty(n, dtype=torch.float32, device=device)
+    b = torch.rand(n, dtype=torch.float32, device=device)
+    c = torch.rand(n, dtype=torch.float32, device=device)
+    seconds = measure(torch, lambda: a.copy_(b))
+    figures["stream/copy"] = {"bytes_per_second": 2 * 4 * n / seconds, "seconds": seconds}
+    seconds = measure(torch, lambda: torch.add(b, c, alpha=3.0, out=a))
+    figures["stream/triad"] = {"bytes_per_second": 3 * 4 * n / seconds, "seconds": seconds}
+    del a, b, c
+    for dtype, name, sizes in ((torch.float32, "f32", (1024, 4096)), (torch.float16, "f16", (4096, 8192)),
+                               (torch.bfloat16, "bf16", (4096, 8192))):
+        for size in sizes:
+            x = torch.rand(size, size, dtype=dtype, device=device)
+            y = torch.rand(size, size, dtype=dtype, device=device)
+            z = torch.empty(size, size, dtype=dtype, device=device)
+            seconds = measure(torch, lambda: torch.matmul(x, y, out=z), batch=5 if size > 4096 else 10)
+            figures[f"gemm/{name}/{size}"] = {"flops_per_second": 2 * size ** 3 / seconds, "seconds": seconds}
+            del x, y, z
+    if torch.cuda.device_count() >= 2 and torch.distributed.is_nccl_available():
+        results["all_reduce"] = "needs one process per GPU (torchrun): not run here"
+    else:
+        results["all_reduce"] = "one GPU: an all-reduce moves no data between GPUs (busbw 0), not run"
+    with open(out_path, "w") as f:
+        json.dump(results, f, indent=2)
+    for key, value in figures.items():
+        rate = value.get("bytes_per_second", 0) / 1e9 or value.get("flops_per_second", 0) / 1e12
+        unit = "GB/s" if "bytes_per_second" in value else "TFLOP/s"
+        print(f"torch {key}: {rate:.1f} {unit}")
+    return 0
+
+
+# strata benchmark name (as the runner writes it, hot mode) -> peer figure.
+PAIRS = [
+    (("cudart/stream/copy/", "mode:hot"), "stream/copy", "bytes_per_second"),
+    (("cudart/stream/triad/", "mode:hot"), "stream/triad", "bytes_per_second"),
+    (("cublas/sgemm/m=1024,", "mode:hot"), "gemm/f32/1024", "flops_per_second"),
+    (("cublas/sgemm/m=4096,", "mode:hot"), "gemm/f32/4096", "flops_per_second"),
+    (("cublaslt/gemm/m=4096,", "dtype=f16", "mode:hot"), "gemm/f16/4096", "flops_per_second"),
+    (("cublaslt/gemm/m=8192,", "dtype=f16", "mode:hot"), "gemm/f16/8192", "flops_per_second"),
+    (("cublaslt/gemm/m=4096,", "dtype=bf16", "mode:hot"), "gemm/bf16/4096", "flops_per_second"),
+    (("cublaslt/gemm/m=8192,", "dtype=bf16", "mode:hot"), "gemm/bf16/8192", "flops_per_second"),
+]
+
+
+def compare(bench_path, peer_path):
+    bench = json.load(open(bench_path))
+    peer = json.load(open(peer_path))
+    rows = {}
+    for entry in bench["benchmarks"]:
+        if entry.get("run_type", "iteration") != "iteration" or entry.get("error_occurred"):
+            continue
+        rows.setdefault(entry.get("run_name", entry["name"]), []).append(entry)
+    print(f"strata against {peer.get('gpu')} / torch {peer.get('torch')} (CUDA {peer.get('cuda')}), hot mode medians:")
+    print(f"{'benchmark':<58} {'strata':>12} {'torch':>12} {'strata/torch':>13} {'% of peak':>10}")
+    for parts, key, counter in PAIRS:
+        names = [n for n in rows if all(p in n for p in parts)]
+        theirs = peer.get("figures", {}).get(key, {}).get(counter)
+        for name in names:
+            values = [e[counter] for e in rows[name] if isinstance(e.get(counter), (int, float))]
+            peaks = [e["percent_of_peak_bandwidth"] for e in rows[name] if "percent_of_peak_bandwidth" in e]
+            if not values or not theirs:
+                continue
+            ours = statistics.median(values)
+            scale, unit = (1e9, "GB/s") if counter == "bytes_per_second" else (1e12, "TFLOP/s")
+            peak = f"{statistics.median(peaks):.1f}" if peaks else "-"
+            print(f"{name:<58} {ours / scale:>7.1f} {unit:<4} {theirs / scale:>7.1f} {unit:<4} "
+                  f"{ours / theirs:>13.3f} {peak:>10}")
+    print(f"all-reduce: {peer.get('all_reduce')}")
+    return 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("run")
+    r.add_argument("--out", required=True)
+    c = sub.add_parser("compare")
+    c.add_argument("bench")
+    c.add_argument("peer")
+    args = parser.parse_args()
+    return run(args.out) if args.command == "run" else compare(args.bench, args.peer)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

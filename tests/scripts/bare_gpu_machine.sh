@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# scripts/gpu-check up to its GPU steps on a system that has only what the GPU
+# machine has: in a mount and network namespace (no network at all), the
+# Debian packages that scripts/gpu-bundle carries are hidden (every regular
+# file of theirs reads as empty, so a build that used them would fail), cuDNN
+# and NCCL are hidden from the CUDA toolkit and given only in the layout of
+# the nvidia-* pip wheels of a Python virtual environment (NCCL as its real
+# wheel, cuDNN as the toolkit's files in the wheel's layout). Asserts that
+# every plugin builds from the bundle and the wheels, every gpu test then
+# skips because there is no GPU, at most 8 files come back, and the tree with
+# its bundle stays under the 64 MiB the device tool carries.
+#
+# Usage: tests/scripts/bare_gpu_machine.sh   (root; about 6 minutes on 2 cores)
+# scripts/test runs it; it needs scripts/setup --test (python3-venv, the NCCL wheel).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+if [ "$(id -u)" != 0 ] || ! unshare -m -n true 2>/dev/null; then
+  echo "SKIPPED: needs root and mount/network namespaces"; exit 77
+fi
+"$root/scripts/gpu-bundle" >/dev/null  # needs the network: before the namespace
+nccl_wheel="$root/.cache/wheels/nccl/nvidia/nccl"
+[ -f "$nccl_wheel/lib/libnccl.so.2" ] || { echo "no NCCL wheel in $nccl_wheel (scripts/setup --test)"; exit 1; }
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+python3 -m venv "$scratch/venv"
+site=$("$scratch/venv/bin/python" -c 'import site; print(site.getsitepackages()[0])')
+toolkit=$(readlink -f /usr/local/cuda)
+hidden_packages="catch2 libcli11-dev nlohmann-json3-dev libbenchmark-dev libbenchmark1debian libzstd-dev liblz4-dev"
+
+unshare -m -n --propagation private bash -s -- "$root" "$scratch" "$site" "$toolkit" "$nccl_wheel" \
+  "$hidden_packages" <<'INNER'
+set -euo pipefail
+root=$1 scratch=$2 site=$3 toolkit=$4 nccl_wheel=$5 hidden_packages=$6
+hide() { mount --bind /dev/null "$1"; }
+# cuDNN into the wheel's layout first (bind mounts keep the original inode
+# reachable there), then hidden from the toolkit.
+mkdir -p "$site/nvidia/cudnn/lib" "$site/nvidia/cudnn/include" "$site/nvidia/nccl"
+for dir in lib include; do
+  for entry in "$toolkit/$dir"/libcudnn* "$toolkit/$dir"/cudnn*; do
+    [ -e "$entry" ] || continue
+    target="$site/nvidia/cudnn/$dir/$(basename "$entry")"
+    if [ -L "$entry" ]; then ln -s "$(readlink "$entry")" "$target"
+    elif [ -f "$entry" ]; then : >"$target"; mount --bind "$entry" "$target"; fi
+  done
+done
+mount --bind "$nccl_wheel" "$site/nvidia/nccl"
+for entry in "$toolkit"/lib/libcudnn* "$toolkit"/lib/libnccl* "$toolkit"/include/cudnn* "$toolkit"/include/nccl*; do
+  if [ -f "$entry" ] && [ ! -L "$entry" ]; then hide "$entry"; fi
+done
+# The Debian packages the bundle carries: every regular file reads as empty
+# (their symbolic links would lead to shared runtime files, left alone: the
+# build must find the prefix's first, which the assertions below check).
+for package in $hidden_packages; do
+  dpkg -L "$package" | while read -r path; do
+    if [ -f "$path" ] && [ ! -L "$path" ]; then hide "$path"; fi
+  done
+done
+rm -rf "$root/build-gpu"
+# Two CPU cores here, sixteen there: the same steps with room to build.
+OUT="$scratch/out" STRATA_PYTHON="$scratch/venv/bin/python" STRATA_GPU_BUDGET_S=2400 STRATA_GPU_BUILD_TIMEOUT_S=2000 \
+  "$root/scripts/gpu-check" --until-gpu \
+  >"$scratch/gpu-check.log" 2>&1 || { cat "$scratch/gpu-check.log"; exit 1; }
+INNER
+
+log="$scratch/gpu-check.log"
+cat "$log"
+failures=()
+expect() { grep -q -- "$1" "$2" || failures+=("$3"); }
+expect "built for 75: strata, the runner, driver cudart cublas cudnn nccl" "$log" "not every plugin was built"
+expect "CUDNN: $site/nvidia/cudnn/lib/libcudnn.so.9" "$log" "cuDNN was not taken from the wheel layout"
+expect "NCCL: $site/nvidia/nccl/lib/libnccl.so.2" "$log" "NCCL was not taken from its wheel"
+cache="$root/build-gpu/CMakeCache.txt"
+for variable in Catch2_DIR benchmark_DIR nlohmann_json_DIR CLI11_DIR STRATA_ZSTD_LIBRARY STRATA_LZ4_LIBRARY \
+                STRATA_ZSTD_INCLUDE_DIR STRATA_LZ4_INCLUDE_DIR; do
+  grep -q "^$variable:.*=$root/.gpu-prefix/" "$cache" || failures+=("$variable is not from the bundle: $(grep "^$variable:" "$cache")")
+done
+skipped=$(grep -c "SKIPPED: no usable GPU\|skipped: no usable GPU\|no usable GPU" "$log" || true)
+grep -qE '100% tests passed|tests passed, 0 tests failed' "$log" || failures+=("the gpu tests did not all pass or skip")
+[ "$(grep -cE 'Test +#[0-9]+: gpu_[a-z_]+ .*Skipped' "$log")" -eq 3 ] || failures+=("not all 3 gpu tests skipped")
+[ "$skipped" -ge 3 ] || failures+=("the skips do not say 'no usable GPU'")
+files=$(ls "$scratch/out" | wc -l)
+[ "$files" -le 8 ] || failures+=("$files files in OUT, at most 8 may come back")
+size=$(( $(git -C "$root" ls-files -z | xargs -0 du -cb 2>/dev/null | tail -1 | cut -f1) + $(du -sb "$root/.gpu-bundle" | cut -f1) ))
+[ "$size" -lt $((64 << 20)) ] || failures+=("tree and bundle are $size bytes, over 64 MiB")
+echo "tree + .gpu-bundle: $((size >> 20)) MiB; files back: $files"
+if [ ${#failures[@]} -gt 0 ]; then printf 'FAILED: %s\n' "${failures[@]}"; exit 1; fi
+echo "bare GPU machine: every plugin built from the bundle and the wheels; every gpu test skipped without a GPU"
