@@ -39,7 +39,17 @@ std::string why_not_measured(const Report& report, const std::string& executable
 
 // Written beside the target and renamed: a reader (a fleet collector, the
 // Slurm batch script) never sees half a record.
+// Renaming over a device or a directory would replace it (as root, /dev/null
+// too): refused before anything runs.
+void refuse_unless_file_or_absent(const std::string& path) {
+    std::error_code ec;
+    fs::file_status status = fs::symlink_status(path, ec);
+    if (fs::exists(status) && !fs::is_regular_file(status))
+        throw UsageError("'" + path + "' exists and is not a regular file");
+}
+
 void write_atomically(const std::string& path, const std::string& text) {
+    refuse_unless_file_or_absent(path);
     fs::path target(path);
     fs::path temporary = target;
     temporary += ".partial";
@@ -85,7 +95,8 @@ std::function<int()> register_record(CLI::App& app, const std::string& executabl
     command->add_flag("--no-benchmarks", options->no_benchmarks, "Record the environment and checks only");
 
     return [options, executable]() {
-        benchmark_filter(options->request.filter);  // a bad regex is bad usage before anything runs
+        benchmark_filter(options->request.filter);  // bad usage is refused before anything runs
+        refuse_unless_file_or_absent(options->out);
         RunOptions run = make_run_options(options->plugins, options->environments, executable);
         fleet::RecordParts parts;
         parts.created_at = utc_timestamp_now();

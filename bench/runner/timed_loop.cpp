@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <string>
+#include <utility>
 
 namespace strata::bench {
 
@@ -43,6 +45,52 @@ bool prepare(TimedTarget& t, benchmark::State& state) {
     return !t.broken;
 }
 
+// The host a timed run sees: the worker's, with each measurement the plugin
+// reports (NCCL's busbw, algbw, ranks) also kept, last value per name, to
+// become a counter of the results.
+struct RecordingHost {
+    strata_host_api api{};
+    const strata_host_api* forward = nullptr;
+    std::map<std::pair<std::string, std::string>, double> last;  // (name, unit) -> value
+
+    explicit RecordingHost(const strata_host_api* host) : forward(host) {
+        if (host) api = *host;
+        api.struct_size = sizeof api;
+        api.abi_major = STRATA_PLUGIN_ABI_MAJOR;
+        api.abi_minor = STRATA_PLUGIN_ABI_MINOR;
+        api.context = this;
+        api.emit_fact = [](void* self, const strata_fact* fact) {
+            auto* me = static_cast<RecordingHost*>(self);
+            if (me->forward && me->forward->emit_fact) me->forward->emit_fact(me->forward->context, fact);
+        };
+        api.emit_check = [](void* self, const strata_check* check) {
+            auto* me = static_cast<RecordingHost*>(self);
+            if (me->forward && me->forward->emit_check) me->forward->emit_check(me->forward->context, check);
+        };
+        api.log = [](void* self, int32_t level, strata_str message) {
+            auto* me = static_cast<RecordingHost*>(self);
+            if (me->forward && me->forward->log) me->forward->log(me->forward->context, level, message);
+        };
+        api.emit_measurement = [](void* self, const strata_measurement* m) {
+            auto* me = static_cast<RecordingHost*>(self);
+            if (m && std::isfinite(m->value)) me->last[{text(m->name), text(m->unit)}] = m->value;
+            if (me->forward && me->forward->emit_measurement)
+                me->forward->emit_measurement(me->forward->context, m);
+        };
+    }
+
+    // Counters in base units: a rate in GB/s becomes <name>_bytes_per_second.
+    void add_counters(benchmark::State& state) const {
+        for (const auto& [key, value] : last) {
+            const auto& [name, unit] = key;
+            if (unit == "GB/s")
+                state.counters[name + "_bytes_per_second"] = value * 1e9;
+            else if (unit == "count" || unit.empty())
+                state.counters[name] = value;
+        }
+    }
+};
+
 }  // namespace
 
 void run_timed(benchmark::State& state, TimedTarget& t) {
@@ -50,13 +98,14 @@ void run_timed(benchmark::State& state, TimedTarget& t) {
     ClockSample before = t.clocks ? t.clocks->sample() : ClockSample{};
     range_push(t.domain, text(t.benchmark->name) + (t.cold ? " cold" : " hot"));
     const uint64_t batch = t.cold ? 1 : t.batch;
+    RecordingHost recording(t.host);
     double total_ms = 0;
     uint64_t launches = 0;
     while (state.KeepRunningBatch(static_cast<benchmark::IterationCount>(batch))) {
         if (t.cold && t.flush_l2) t.flush_l2();  // not timed: outside the events
         double ms = 0;
         range_push(t.domain, "timed");
-        strata_task_result rc = t.benchmark->run(t.host, t.stream, batch, &ms);
+        strata_task_result rc = t.benchmark->run(&recording.api, t.stream, batch, &ms);
         nvtxDomainRangePop(t.domain);
         if (rc != STRATA_TASK_OK || !(ms > 0)) {
             state.SkipWithError("a timed run failed");
@@ -87,6 +136,7 @@ void run_timed(benchmark::State& state, TimedTarget& t) {
     if (before.ok()) state.counters["sm_clock_mhz_before"] = before.sm_mhz;
     if (after.ok()) state.counters["sm_clock_mhz_after"] = after.sm_mhz;
     if (after.limits >= 0) state.counters["clock_limit_reasons"] = after.limits;
+    recording.add_counters(state);
     state.SetLabel(std::string(t.cold ? "cold" : "hot") + ", batch " + std::to_string(batch));
 }
 

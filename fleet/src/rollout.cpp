@@ -179,8 +179,8 @@ struct SideSamples {
     std::map<std::string, std::string> errors;  // node -> error message
 };
 
-const std::vector<const char*> kPreferredRates = {"busbw", "flops_per_second", "bytes_per_second",
-                                                  "items_per_second"};
+const std::vector<const char*> kPreferredRates = {"busbw_bytes_per_second", "busbw", "flops_per_second",
+                                                  "bytes_per_second", "items_per_second"};
 
 // The metric judged for one benchmark: under "auto", the first rate counter
 // every series of both sides carries, else the time.
@@ -305,6 +305,12 @@ BenchmarkJudgement judge_benchmark(const std::string& name, const SideSamples& b
         out.decision = Decision::no_go;
         out.reason = "fails on CAND (" + candidate.errors.begin()->first + ": " +
                      candidate.errors.begin()->second + ") and not on BASE";
+        return out;
+    }
+    if (base.by_node.empty() && candidate.by_node.empty() && !base.errors.empty() &&
+        !candidate.errors.empty()) {
+        out.reason = "fails on both sides (CAND " + candidate.errors.begin()->first + ": " +
+                     candidate.errors.begin()->second + ")";
         return out;
     }
     if (base.by_node.empty() || candidate.by_node.empty()) {

@@ -29,6 +29,20 @@ strata_task_result busy(const strata_host_api*, void*, uint64_t launches, double
     *elapsed_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
     return STRATA_TASK_OK;
 }
+// A collective: reports its bus bandwidth through the host, as the NCCL plugin does.
+strata_task_result reports_busbw(const strata_host_api* host, void* stream, uint64_t launches,
+                                 double* elapsed_ms) {
+    strata_measurement m{};
+    m.struct_size = sizeof m;
+    m.abi_major = STRATA_PLUGIN_ABI_MAJOR;
+    m.abi_minor = STRATA_PLUGIN_ABI_MINOR;
+    m.name = {"busbw", 5};
+    m.value = 123.5;
+    m.unit = {"GB/s", 4};
+    host->emit_measurement(host->context, &m);
+    return busy(host, stream, launches, elapsed_ms);
+}
+
 strata_task_result fails_validation(const strata_host_api*, void*) {
     return STRATA_TASK_FAILED;
 }
@@ -58,6 +72,7 @@ public:
             seen.iterations = run.iterations;
             // In the benchmark's unit: per second by GetTimeUnitMultiplier.
             seen.real_ms = run.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(run.time_unit) * 1e3;
+            for (const auto& [counter, value] : run.counters) seen.counters[counter] = value.value;
         }
         ConsoleReporter::ReportRuns(runs);
     }
@@ -65,6 +80,7 @@ public:
         int repetitions = 0, errors = 0;
         int64_t iterations = 0;
         double real_ms = 0;
+        std::map<std::string, double> counters;
     };
     std::map<std::string, Seen> by_name;
 };
@@ -74,12 +90,24 @@ public:
 int main(int argc, char** argv) {
     strata_benchmark broken = fake("broken", fails_validation);
     strata_benchmark hot = fake("hot", nullptr);
-    strata::bench::TimedTarget broken_target, hot_target;
+    strata_benchmark collective = fake("collective", nullptr);
+    collective.run = reports_busbw;
+    strata::bench::TimedTarget broken_target, hot_target, collective_target;
     broken_target.benchmark = &broken;
     hot_target.benchmark = &hot;
-    for (auto* target : {&broken_target, &hot_target})
+    collective_target.benchmark = &collective;
+    // The worker's host: the measurements go on to strata as before.
+    int forwarded = 0;
+    strata_host_api host{};
+    host.struct_size = sizeof host;
+    host.context = &forwarded;
+    host.emit_measurement = [](void* context, const strata_measurement*) { ++*static_cast<int*>(context); };
+    collective_target.host = &host;
+    for (auto* target : {&broken_target, &hot_target, &collective_target})
         benchmark::RegisterBenchmark(
-            target == &broken_target ? "broken" : "hot",
+            target == &broken_target ? "broken"
+            : target == &hot_target  ? "hot"
+                                     : "collective",
             [target](benchmark::State& state) { strata::bench::run_timed(state, *target); })
             ->UseManualTime()
             ->Unit(benchmark::kMicrosecond)
@@ -109,8 +137,15 @@ int main(int argc, char** argv) {
     expect(h.real_ms > 0.5 * kLaunchMs && h.real_ms < 3 * kLaunchMs,
            "the time per iteration is one launch's (" + std::to_string(h.real_ms * 1e3) + " us, launch " +
                std::to_string(kLaunchMs * 1e3) + " us)");
+    // Issue #16, finding 5: a collective's busbw reaches the results, in bytes per second.
+    const auto& c = collector.by_name["collective"];
+    auto busbw = c.counters.find("busbw_bytes_per_second");
+    expect(busbw != c.counters.end() && busbw->second == 123.5e9,
+           "busbw reported by the plugin is a counter of the results (" +
+               (busbw == c.counters.end() ? std::string("absent") : std::to_string(busbw->second)) + ")");
+    expect(forwarded > 0, "and still reaches strata through the worker's host");
     // Each repetition stops near the minimum time in launches, not batch x min_time.
-    expect(wall_s < 3 * 0.02 * 3 * 10,
+    expect(wall_s < 3 * 0.02 * 4 * 10,
            "the run takes about repetitions x min_time (" + std::to_string(wall_s) + " s)");
     return failures == 0 ? 0 : 1;
 }

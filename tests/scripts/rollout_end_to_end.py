@@ -145,6 +145,13 @@ try:
     rc, doc, raw = rollout(gb_base, gb_cand)
     check(rc == 0 and doc.get("decision") == "go", f"plain Google Benchmark files: {raw.stdout[:2000]}")
     check(any("carry no environment" in n for n in doc.get("notes", [])), "says what plain files cannot tell")
+    broken = gb_file("g1", [(n, [v * 1.001 for v in vs]) for n, vs in base_series])
+    for entry in broken["benchmarks"]:
+        if entry["name"] == "copy/1GiB":
+            entry.update({"error_occurred": True, "error_message": "validation failed"})
+    rc, doc, raw = rollout(gb_base, write(f"{work}/gb", "broken.json", broken))
+    check(rc == 1 and doc.get("decision") == "no-go" and "copy/1GiB" in doc["reasons"][0]
+          and "validation failed" in doc["reasons"][0], f"a benchmark failing only on CAND is a no-go: {doc.get('reasons')}")
 
     # 4. Statistics against scipy and a bootstrap: one node per side.
     a = [100 * (1 + 0.01 * rng.gauss(0, 1)) for _ in range(15)]
@@ -260,7 +267,8 @@ try:
     with open(bad, "w") as f:
         f.write('{"benchmarks": [')
     for args in (["rollout", bad, gb_base], ["rollout", gb_base], ["rollout", gb_base, gb_cand, "--threshold", "0"],
-                 ["rollout", f"{work}/nothing-here", gb_base], ["record"]):
+                 ["rollout", f"{work}/nothing-here", gb_base], ["record"],
+                 ["record", "--no-benchmarks", "--out", "/dev/null"], ["record", "--no-benchmarks", "--out", work]):
         r = run(args)
         check(r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1,
               f"{args}: exit {r.returncode}, stderr {r.stderr!r}")
