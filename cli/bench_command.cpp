@@ -217,14 +217,7 @@ std::function<int()> register_bench(CLI::App& app, const std::string& executable
     CLI::App* command = app.add_subcommand(
         "bench", "Run every plugin's benchmarks (Google Benchmark, CUDA-event timing, cold and hot)");
     add_plugin_options(*command, options->plugins);
-    command->add_option("--level", options->request.level, "quick (under a minute per GPU), standard or long")
-        ->check(CLI::IsMember({"quick", "standard", "long"}));
-    command->add_option("--filter", options->request.filter, "Only benchmarks whose name matches this regex");
-    command
-        ->add_option("--repetitions", options->request.repetitions,
-                     "Repetitions per benchmark (default: the level's)")
-        ->check(CLI::PositiveNumber);
-    command->add_option("--device", options->request.device, "GPU number, or all");
+    add_benchmark_options(*command, options->request);
     command->add_option("--out", options->out, "Where to write the results (Google Benchmark JSON)")
         ->check(non_empty_path());
     command->add_flag("--markdown", options->markdown, "Print the table as Markdown");

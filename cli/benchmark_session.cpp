@@ -23,6 +23,16 @@ namespace fs = std::filesystem;
 using bench::level_min_time_s;
 using bench::level_repetitions;
 
+void add_benchmark_options(CLI::App& command, BenchmarkRequest& request) {
+    command.add_option("--level", request.level, "quick (under a minute per GPU), standard or long")
+        ->check(CLI::IsMember({"quick", "standard", "long"}));
+    command.add_option("--filter", request.filter, "Only benchmarks whose name matches this regex");
+    command
+        .add_option("--repetitions", request.repetitions, "Repetitions per benchmark (default: the level's)")
+        ->check(CLI::PositiveNumber);
+    command.add_option("--device", request.device, "GPU number, or all (default: " + request.device + ")");
+}
+
 fs::path runner_path(const std::string& executable) {
     return (fs::path(executable).parent_path() / ".." / "lib" / "strata" / "strata-bench-runner")
         .lexically_normal();

@@ -5,6 +5,7 @@
 // record in context.strata.
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <filesystem>
 #include <optional>
 #include <regex>
@@ -41,6 +42,9 @@ struct BenchmarkSession {
     std::optional<Json> merged;        // every run's benchmarks, with context.strata
     std::vector<std::string> skipped;  // a plugin or GPU that measured nothing, and why
 };
+
+// --level, --filter, --repetitions and --device, as `bench` and `record` take them.
+void add_benchmark_options(CLI::App& command, BenchmarkRequest& request);
 
 std::filesystem::path runner_path(const std::string& executable);
 bool runner_available(const std::string& executable);

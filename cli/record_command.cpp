@@ -81,17 +81,10 @@ std::function<int()> register_record(CLI::App& app, const std::string& executabl
         "Write one record of this node: environment, every doctor check, every benchmark repetition");
     add_plugin_options(*command, options->plugins);
     add_environment_options(*command, options->environments);
-    command->add_option("--level", options->request.level, "Benchmark level: quick, standard or long")
-        ->check(CLI::IsMember({"quick", "standard", "long"}));
     command->add_option("--out", options->out, "Where to write the record (JSON)")
         ->required()
         ->check(non_empty_path());
-    command->add_option("--filter", options->request.filter, "Only benchmarks whose name matches this regex");
-    command
-        ->add_option("--repetitions", options->request.repetitions,
-                     "Repetitions per benchmark (default: the level's)")
-        ->check(CLI::PositiveNumber);
-    command->add_option("--device", options->request.device, "GPU number, or all (the default)");
+    add_benchmark_options(*command, options->request);
     command->add_flag("--no-benchmarks", options->no_benchmarks, "Record the environment and checks only");
 
     return [options, executable]() {

@@ -293,6 +293,27 @@ void apply_interval(BenchmarkJudgement& out, const bench::ShiftInterval& interva
     }
 }
 
+// Two independent samples — one node's repetitions on each side, or the
+// per-node medians of two node populations: the Mann-Whitney p-value, the
+// Hodges-Lehmann interval of the log ratio, and the decision.
+void judge_two_samples(const std::vector<double>& a, const std::vector<double>& b, const char* units,
+                       const char* settle_units, const char* alternative, double threshold, double level,
+                       BenchmarkJudgement& out) {
+    out.base_units = a.size();
+    out.candidate_units = b.size();
+    if (auto u = bench::mann_whitney_u(a, b)) out.p_value = u->p_value;
+    auto interval = bench::two_sample_shift(logs(a), logs(b), level);
+    if (!interval) {
+        out.decision = Decision::inconclusive;
+        out.reason = std::string("too few ") + units + " for a " +
+                     std::to_string(static_cast<int>(level * 100)) + "% interval (" +
+                     std::to_string(a.size()) + " and " + std::to_string(b.size()) + "; at least " +
+                     std::to_string(bench::smallest_two_sample_size(level)) + " per side" + alternative + ")";
+        return;
+    }
+    apply_interval(out, *interval, threshold, settle_units);
+}
+
 BenchmarkJudgement judge_benchmark(const std::string& name, const SideSamples& base,
                                    const SideSamples& candidate, const std::string& metric,
                                    const RolloutOptions& options) {
@@ -335,18 +356,7 @@ BenchmarkJudgement judge_benchmark(const std::string& name, const SideSamples& b
 
     auto by_repetitions = [&](const std::vector<double>& a, const std::vector<double>& b,
                               BenchmarkJudgement& j) {
-        j.base_units = a.size();
-        j.candidate_units = b.size();
-        if (auto u = bench::mann_whitney_u(a, b)) j.p_value = u->p_value;
-        auto interval = bench::two_sample_shift(logs(a), logs(b), level);
-        if (!interval) {
-            j.decision = Decision::inconclusive;
-            j.reason = "too few repetitions for a " + std::to_string(static_cast<int>(level * 100)) +
-                       "% interval (" + std::to_string(a.size()) + " and " + std::to_string(b.size()) +
-                       "; at least " + std::to_string(bench::smallest_two_sample_size(level)) + " per side)";
-            return;
-        }
-        apply_interval(j, *interval, t, "repetitions per node");
+        judge_two_samples(a, b, "repetitions", "repetitions per node", "", t, level, j);
     };
 
     if (!common.empty()) {
@@ -425,19 +435,7 @@ BenchmarkJudgement judge_benchmark(const std::string& name, const SideSamples& b
     std::vector<double> a, b;
     for (const auto& [node, values] : base.by_node) a.push_back(bench::median(values));
     for (const auto& [node, values] : candidate.by_node) b.push_back(bench::median(values));
-    out.base_units = a.size();
-    out.candidate_units = b.size();
-    if (auto u = bench::mann_whitney_u(a, b)) out.p_value = u->p_value;
-    auto interval = bench::two_sample_shift(logs(a), logs(b), level);
-    if (!interval) {
-        out.decision = Decision::inconclusive;
-        out.reason = "too few nodes for a node-level interval (" + std::to_string(a.size()) + " and " +
-                     std::to_string(b.size()) + "; at least " +
-                     std::to_string(bench::smallest_two_sample_size(level)) +
-                     " per side, or the same nodes on both sides)";
-        return out;
-    }
-    apply_interval(out, *interval, t, "nodes per side");
+    judge_two_samples(a, b, "nodes", "nodes per side", ", or the same nodes on both sides", t, level, out);
     return out;
 }
 
