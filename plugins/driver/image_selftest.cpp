@@ -181,9 +181,12 @@ void test_device(const DriverApi& api, const plugin::Reporter& report, int ordin
     if (rc == CUDA_SUCCESS)
         rc = api.device_get_attribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device);
     CUcontext context = nullptr;
-    if (rc == CUDA_SUCCESS) rc = api.primary_ctx_retain(&context, device);
+    bool retained = false;
+    if (rc == CUDA_SUCCESS) retained = (rc = api.primary_ctx_retain(&context, device)) == CUDA_SUCCESS;
     if (rc == CUDA_SUCCESS) rc = api.ctx_set_current(context);
     if (rc != CUDA_SUCCESS) {
+        // A context retained but not made current is still held (issue #16: it leaked).
+        if (retained) api.primary_ctx_release(device);
         report.check(id, STRATA_LAYER_KERNEL, STRATA_STATUS_FAIL,
                      {gpu + ": cannot create a context: " + api.describe(rc),
                       "",

@@ -12,6 +12,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -22,11 +23,18 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr double kLaunchMs = 0.01;  // one fake launch: 10 us of busy work
 
+// What the fake launches really took, wall clock, preemption included: the
+// reference for the per-iteration time Google Benchmark reports.
+double busy_total_ms = 0;
+uint64_t busy_total_launches = 0;
+
 strata_task_result busy(const strata_host_api*, void*, uint64_t launches, double* elapsed_ms) {
     auto start = Clock::now();
     while (std::chrono::duration<double, std::milli>(Clock::now() - start).count() < kLaunchMs * launches) {
     }
     *elapsed_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    busy_total_ms += *elapsed_ms;
+    busy_total_launches += launches;
     return STRATA_TASK_OK;
 }
 // A collective: reports its bus bandwidth through the host, as the NCCL plugin does.
@@ -134,9 +142,12 @@ int main(int argc, char** argv) {
     expect(hot_target.batch > 1, "hot runs batch launches (batch " + std::to_string(hot_target.batch) + ")");
     expect(h.iterations > 0 && h.iterations % static_cast<int64_t>(hot_target.batch) == 0,
            "iterations count launches, in whole batches (" + std::to_string(h.iterations) + ")");
-    expect(h.real_ms > 0.5 * kLaunchMs && h.real_ms < 3 * kLaunchMs,
-           "the time per iteration is one launch's (" + std::to_string(h.real_ms * 1e3) + " us, launch " +
-               std::to_string(kLaunchMs * 1e3) + " us)");
+    // Against what a launch really took on this machine, so a loaded CI host
+    // (preempted busy-waits) does not make a correct loop look wrong.
+    double launch_ms = busy_total_launches ? busy_total_ms / static_cast<double>(busy_total_launches) : 0;
+    expect(h.real_ms > 0.5 * kLaunchMs && h.real_ms > 0.5 * launch_ms && h.real_ms < 2 * launch_ms,
+           "the time per iteration is one launch's (" + std::to_string(h.real_ms * 1e3) +
+               " us, a launch took " + std::to_string(launch_ms * 1e3) + " us on average)");
     // Issue #16, finding 5: a collective's busbw reaches the results, in bytes per second.
     const auto& c = collector.by_name["collective"];
     auto busbw = c.counters.find("busbw_bytes_per_second");
@@ -145,7 +156,7 @@ int main(int argc, char** argv) {
                (busbw == c.counters.end() ? std::string("absent") : std::to_string(busbw->second)) + ")");
     expect(forwarded > 0, "and still reaches strata through the worker's host");
     // Each repetition stops near the minimum time in launches, not batch x min_time.
-    expect(wall_s < 3 * 0.02 * 4 * 10,
+    expect(wall_s < 3 * 0.02 * 4 * 10 * std::max(1.0, launch_ms / kLaunchMs),
            "the run takes about repetitions x min_time (" + std::to_string(wall_s) + " s)");
     return failures == 0 ? 0 : 1;
 }

@@ -43,6 +43,10 @@ static void apply(fake_config* config, const char* key, const char* value) {
         config->nvml_init = parse_int(value, config->nvml_init);
     else if (strcmp(key, "mig") == 0)
         config->mig = parse_int(value, config->mig);
+    else if (strcmp(key, "ctx_set_current") == 0)
+        config->ctx_set_current = parse_int(value, config->ctx_set_current);
+    else if (strcmp(key, "strict_contexts") == 0)
+        config->strict_contexts = parse_int(value, config->strict_contexts);
 }
 
 static void apply_pairs(fake_config* config, const char* text) {

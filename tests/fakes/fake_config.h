@@ -28,6 +28,10 @@
  *   nvml_init=<nvmlReturn> what nvmlInit_v2 returns (default 0);
  *                          18 = "Driver/library version mismatch".
  *   mig=<0|1>              MIG mode every GPU reports through NVML.
+ *   ctx_set_current=<CUresult> what cuCtxSetCurrent returns (default 0).
+ *   strict_contexts=<0|1>  cuDevicePrimaryCtxRetain fails with 999 while an
+ *                          earlier primary context is retained and not yet
+ *                          released: a leak shows on the next GPU.
  *
  * A launch succeeds but does no work, so results read back unchanged: the
  * fake is a driver that silently drops kernels, which verification must catch.
@@ -47,6 +51,8 @@ typedef struct fake_config {
     char nvml_driver[64];
     int nvml_init;
     int mig;
+    int ctx_set_current;
+    int strict_contexts;
 } fake_config;
 
 /* Parsed once, on first use. */

@@ -162,20 +162,30 @@ FAKE_EXPORT CUresult cuDeviceGetAttribute(int* value, CUdevice_attribute attribu
 /* Contexts, modules and functions are opaque tokens; memory is host memory. */
 static char fake_context, fake_module, fake_function;
 
+/* Primary contexts retained and not yet released (strict_contexts). */
+static int retained_contexts;
+
 FAKE_EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext* context, CUdevice device) {
     CUresult rc = check_device(device);
     if (rc != CUDA_SUCCESS) return rc;
+    /* A caller that retains a context while an earlier one was never released leaked it. */
+    if (config()->strict_contexts && retained_contexts > 0) return CUDA_ERROR_UNKNOWN;
     *context = (CUcontext)(void*)&fake_context;
+    ++retained_contexts;
     return CUDA_SUCCESS;
 }
 
 FAKE_EXPORT CUresult cuDevicePrimaryCtxRelease(CUdevice device) {
-    return check_device(device);
+    CUresult rc = check_device(device);
+    if (rc == CUDA_SUCCESS) --retained_contexts;
+    return rc;
 }
 
 FAKE_EXPORT CUresult cuCtxSetCurrent(CUcontext context) {
     (void)context;
-    return require_init();
+    CUresult rc = require_init();
+    if (rc == CUDA_SUCCESS && config()->ctx_set_current != 0) return (CUresult)config()->ctx_set_current;
+    return rc;
 }
 
 FAKE_EXPORT CUresult cuCtxSynchronize(void) {

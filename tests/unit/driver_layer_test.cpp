@@ -191,6 +191,28 @@ TEST_CASE("a forward-compatibility libcuda that initialises is reported as suppo
               "/compat/libcuda.so.1) is in use on a GPU that does not"));
 }
 
+TEST_CASE("a working forward-compatibility libcuda newer than the kernel module is no version mismatch") {
+    namespace fs = std::filesystem;
+    FixtureTree tree;
+    gpu_machine(tree, "535.104.05");
+    fs::path compat = tree.root() / "usr/local/cuda-13.0/compat";
+    fs::create_directories(compat);
+    fs::copy_file(fs::path(STRATA_TEST_FAKE_DRIVER_DIR) / "libcuda.so.1", compat / "libcuda.so.580.95.05");
+    fs::create_symlink("libcuda.so.580.95.05", compat / "libcuda.so.1");
+    Report report = doctor_with_fake(tree, "version=13000;nvml_driver=535.104.05", {},
+                                     compat.string() + ":" + STRATA_TEST_FAKE_DRIVER_DIR);
+    CHECK(check(report, "driver.forward_compat").status == Status::pass);
+    // libcuda 580.95.05 over kernel module 535.104.05 is what forward
+    // compatibility is; it was called a "Driver/library version mismatch".
+    const Check& versions = check(report, "driver.version_agreement");
+    CHECK(versions.status == Status::pass);
+    CHECK_FALSE(has(versions.summary, "580.95.05"));
+    // The same copy when cuInit refuses it (803) is a mismatch again.
+    Report broken = doctor_with_fake(tree, "init=803;nvml_driver=535.104.05", {},
+                                     compat.string() + ":" + STRATA_TEST_FAKE_DRIVER_DIR);
+    CHECK(check(broken, "driver.version_agreement").status == Status::fail);
+}
+
 TEST_CASE("a GPU no image covers: the driver refuses every image with 209") {
     FixtureTree tree;
     gpu_machine(tree);
@@ -263,6 +285,24 @@ TEST_CASE("a driver that accepts launches but drops them fails verification with
     const Check& nccl = check(report, "library.nccl.images");
     CHECK(nccl.status == Status::pass);
     CHECK(has(nccl.evidence, "GPU 0 (NVIDIA H200, CC 9.0): libnccl.so.2 -> sm_90 (native)"));
+}
+
+TEST_CASE("a context that cannot be made current is released, not leaked") {
+    FixtureTree tree;
+    gpu_machine(tree);
+    // strict_contexts: the fake refuses a primary context (999) while an
+    // earlier one is still retained. GPU 0's context cannot be made current;
+    // if it is not released, GPU 1 is refused (issue #16: it leaked).
+    Report report = doctor_with_fake(tree, "devices=2;ctx_set_current=201;strict_contexts=1");
+    for (int device : {0, 1}) {
+        const Check* images = report.find_check("kernel.driver_images", device);
+        REQUIRE(images);
+        INFO("GPU " << device << ": " << images->summary);
+        CHECK(images->status == Status::fail);
+        CHECK(has(images->summary, "cannot create a context"));
+        CHECK(has(images->summary, "201"));
+        CHECK_FALSE(has(images->summary, "999"));
+    }
 }
 
 TEST_CASE("GPU counts: CUDA_VISIBLE_DEVICES explains a smaller CUDA count") {

@@ -138,14 +138,13 @@ void rule_driver_versions_agree(Report& report) {
         std::string v = version_from_library_path(*path, "libcuda.so");
         // A forward-compatibility libcuda is newer than the kernel module by
         // design; when cuInit accepts it, it is not a mismatch (a real one
-        // fails cuInit with 803). driver.forward_compat reports it.
+        // fails cuInit with 803, compat copy or not). driver.forward_compat
+        // reports it.
         bool newer_than_rest = !v.empty() && !versions.empty();
         for (const auto& [where, version] : versions)
             newer_than_rest &= compare_dotted_versions(v, version) > 0;
         bool cuda_works = fact_int(report, "driver.cuda.init_result") == std::optional<int64_t>(0);
-        bool forward_compat =
-            fact_true(report, "driver.libcuda.forward_compat") || (newer_than_rest && cuda_works);
-        if (!v.empty() && !(forward_compat && newer_than_rest)) versions["libcuda"] = v;
+        if (!v.empty() && !(newer_than_rest && cuda_works)) versions["libcuda"] = v;
     }
     auto nvml_init = fact_int(report, "driver.nvml.init_result");
     bool nvml_mismatch = nvml_init && *nvml_init == 18;  // NVML_ERROR_LIB_RM_VERSION_MISMATCH
