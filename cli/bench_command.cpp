@@ -8,17 +8,13 @@
 // strata's environment record in context.strata.
 #include <unistd.h>
 
-#include <cerrno>
-#include <chrono>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <regex>
 #include <set>
-#include <sstream>
 
 #include "benchmark_results.h"
 #include "cli/benchmark_session.h"
@@ -29,9 +25,7 @@
 #include "diagnosis/fact_access.h"
 #include "doctor/plugin_tasks.h"
 #include "levels.h"
-#include "model/untrusted_input.h"
 #include "model/usage_error.h"
-#include "probes/nvml_gpus.h"
 #include "report/writers.h"
 #include "results_merge.h"
 
