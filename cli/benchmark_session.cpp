@@ -133,9 +133,12 @@ RunnerResult run_runner(const RunOptions& run, const BenchmarkRequest& request, 
     return result;
 }
 
-Json strata_context(const RunOptions& run, const std::string& level, const std::vector<Json>& runs) {
-    Report environment = run_environment(run, ProbeContext::live());
-    Json context = {{"level", level}, {"environment", environment_to_json(environment)}};
+Json strata_context(const RunOptions& run, const std::string& level, const std::vector<Json>& runs,
+                    const Json* environment) {
+    Json context = {
+        {"level", level},
+        {"environment",
+         environment ? *environment : environment_to_json(run_environment(run, ProbeContext::live()))}};
     for (const Json& r : runs)
         if (r.contains("context") && r["context"].contains("strata_clock_policy")) {
             context["clock_policy"] = r["context"]["strata_clock_policy"];
@@ -144,7 +147,8 @@ Json strata_context(const RunOptions& run, const std::string& level, const std::
     return context;
 }
 
-BenchmarkSession run_benchmarks(const RunOptions& run, const BenchmarkRequest& request) {
+BenchmarkSession run_benchmarks(const RunOptions& run, const BenchmarkRequest& request,
+                                const Json* environment) {
     std::regex filter = benchmark_filter(request.filter);
     std::vector<int> devices = devices_for(request.device);
     std::vector<BenchPlugin> plugins = plugins_with_benchmarks(run, filter);
@@ -172,7 +176,8 @@ BenchmarkSession run_benchmarks(const RunOptions& run, const BenchmarkRequest& r
             if (result.results) runs.push_back(*result.results);
         }
     if (::isatty(STDERR_FILENO)) std::cerr << "\n";
-    if (!runs.empty()) session.merged = bench::merge_runs(runs, strata_context(run, request.level, runs));
+    if (!runs.empty())
+        session.merged = bench::merge_runs(runs, strata_context(run, request.level, runs, environment));
     return session;
 }
 

@@ -59,12 +59,15 @@ RunnerResult run_runner(const RunOptions& run, const BenchmarkRequest& request, 
                         int device, int repetitions, std::vector<std::string> environment);
 
 // context.strata of a results document: the level, the environment record and
-// the clock policy the runner applied.
-Json strata_context(const RunOptions& run, const std::string& level, const std::vector<Json>& runs);
+// the clock policy the runner applied. The environment is probed unless the
+// caller already has it (`record` ran doctor just before).
+Json strata_context(const RunOptions& run, const std::string& level, const std::vector<Json>& runs,
+                    const Json* environment = nullptr);
 
 // Every matching benchmark of every plugin on every requested GPU. Prints
 // its plan to standard error (and progress where that is a terminal).
 // Throws UsageError when no benchmark matches.
-BenchmarkSession run_benchmarks(const RunOptions& run, const BenchmarkRequest& request);
+BenchmarkSession run_benchmarks(const RunOptions& run, const BenchmarkRequest& request,
+                                const Json* environment = nullptr);
 
 }  // namespace strata::cli

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "report/columns.h"
+#include "report/markdown_cell.h"
 
 namespace strata::cli {
 
@@ -18,17 +19,6 @@ std::string fixed(double value, const char* format) {
 
 std::string p_text(const bench::ComparisonRow& row) {
     return row.p_value ? fixed(*row.p_value, *row.p_value < 0.001 ? "%.1e" : "%.3f") : "n/a";
-}
-
-// A cell of a Markdown table: a '|' would end the cell, a newline the row.
-std::string markdown_cell(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        if (c == '|' || c == '\\' || c == '`' || c == '*' || c == '_' || c == '<' || c == '[' || c == ']')
-            out += '\\';
-        out += c == '\n' || c == '\r' ? ' ' : c;
-    }
-    return out;
 }
 
 }  // namespace

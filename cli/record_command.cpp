@@ -104,7 +104,9 @@ std::function<int()> register_record(CLI::App& app, const std::string& executabl
         parts.not_measured =
             options->no_benchmarks ? "not asked for (--no-benchmarks)" : why_not_measured(report, executable);
         if (parts.not_measured.empty()) {
-            BenchmarkSession session = run_benchmarks(run, options->request);
+            // doctor's environment record, not a second probe of the same machine
+            Json environment = environment_to_json(report);
+            BenchmarkSession session = run_benchmarks(run, options->request, &environment);
             parts.benchmarks = std::move(session.merged);
             parts.skipped = std::move(session.skipped);
             if (!parts.benchmarks) parts.not_measured = "every benchmark was skipped";

@@ -10,17 +10,18 @@
 // same way: a driver qualified without a reboot.
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
-#include <regex>
 
 #include "cli/commands.h"
 #include "cli/run_options.h"
 #include "diagnosis/fact_access.h"
 #include "diagnosis/rules.h"
+#include "frameworks/python_metadata.h"
 #include "model/usage_error.h"
 #include "probes/run_program.h"
 #include "record.h"
@@ -73,12 +74,10 @@ int print_decision(const fleet::RolloutResult& result, const RolloutOptions& opt
 // "590.44.01" from DIR's libcuda.so.590.44.01 (what a cuda-compat package
 // installs beside the libcuda.so.1 link), or "".
 std::string compat_driver_version(const fs::path& directory) {
-    static const std::regex versioned(R"(libcuda\.so\.(\d+\.\d+(\.\d+)?))");
     std::error_code ec;
     for (fs::directory_iterator it(directory, ec), end; !ec && it != end; it.increment(ec)) {
-        std::smatch match;
-        std::string name = it->path().filename().string();
-        if (std::regex_match(name, match, versioned)) return match[1];
+        std::string version = version_from_library_path(it->path().filename().string(), "libcuda.so");
+        if (!version.empty()) return version;
     }
     return "";
 }
@@ -107,7 +106,7 @@ std::vector<std::string> compat_refusals(const Report& environment, const std::s
         fact_string(environment, "driver.kernel_module.version")
             .value_or(fact_string(environment, "driver.nvml.driver_version").value_or(""));
     if (!compat_version.empty() && !kernel_module.empty() &&
-        compare_dotted_versions(compat_version, kernel_module) <= 0)
+        compare_versions(compat_version, kernel_module) <= 0)
         out.push_back("the driver in the compat directory (" + compat_version +
                       ") is not newer than the kernel module (" + kernel_module +
                       "): forward compatibility runs a newer user-mode driver on an older kernel module");

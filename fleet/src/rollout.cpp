@@ -14,12 +14,6 @@ namespace strata::fleet {
 
 namespace {
 
-std::string percent(double fraction) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%+.1f%%", fraction * 100);
-    return text;
-}
-
 std::string join(const std::vector<std::string>& items, const char* separator = ", ", size_t limit = 8) {
     std::string out;
     for (size_t i = 0; i < items.size() && i < limit; ++i) out += (i ? separator : "") + items[i];
@@ -252,24 +246,11 @@ std::string settle(const Judged& judged, double threshold, size_t units, const c
     if (margin < std::max(1e-4, half * 0.05))
         return "the estimate sits on the threshold itself: more data narrows the interval around it but "
                "cannot move it off; decide whether a " +
-               percent(-threshold) + " change matters";
+               signed_percent(-threshold) + " change matters";
     double factor = (half / margin) * (half / margin);
     double needed = std::ceil(static_cast<double>(std::max<size_t>(units, 1)) * factor * 1.1);
     if (needed > 100'000) return "only a very large number of " + std::string(unit_name) + " would settle it";
     return "about " + std::to_string(static_cast<long long>(needed)) + " " + unit_name + " would settle it";
-}
-
-// The same from a finished judgement's ratio and interval.
-std::string performance_text(const BenchmarkJudgement& j) {
-    if (!j.ratio || !j.low || !j.high) return "";
-    Judged judged = judge(std::log(*j.ratio), std::log(*j.low), std::log(*j.high), j.bigger_is_better, 0.5);
-    return percent(judged.performance - 1) + " [" + percent(judged.performance_low - 1) + ", " +
-           percent(judged.performance_high - 1) + "]";
-}
-
-std::string performance_text(const Judged& judged) {
-    return percent(judged.performance - 1) + " [" + percent(judged.performance_low - 1) + ", " +
-           percent(judged.performance_high - 1) + "]";
 }
 
 void apply_interval(BenchmarkJudgement& out, const bench::ShiftInterval& interval, double threshold,
@@ -280,10 +261,11 @@ void apply_interval(BenchmarkJudgement& out, const bench::ShiftInterval& interva
     out.high = std::exp(interval.high);
     out.confidence = interval.confidence;
     out.decision = judged.decision;
-    std::string performance = "performance " + performance_text(judged);
+    std::string performance = "performance " + performance_text(out);
     switch (judged.decision) {
         case Decision::no_go:
-            out.reason = performance + ": worse beyond the " + percent(-threshold).substr(1) + " threshold";
+            out.reason =
+                performance + ": worse beyond the " + signed_percent(-threshold).substr(1) + " threshold";
             break;
         case Decision::go: out.reason = performance + ": within the threshold"; break;
         case Decision::inconclusive:
@@ -412,8 +394,8 @@ BenchmarkJudgement judge_benchmark(const std::string& name, const SideSamples& b
                             " paired nodes; a node-level interval needs " + std::to_string(smallest) + ")";
         if (!worse.empty()) {
             out.decision = Decision::no_go;
-            out.reason = "worse beyond the " + percent(t).substr(1) + " threshold on " + join(worse, "; ") +
-                         "; " + basis;
+            out.reason = "worse beyond the " + signed_percent(t).substr(1) + " threshold on " +
+                         join(worse, "; ") + "; " + basis;
         } else if (!unsettled.empty()) {
             out.decision = Decision::inconclusive;
             out.reason = join(unsettled, "; ") + "; " + basis;
@@ -504,6 +486,22 @@ std::string values_text(const std::vector<std::string>& values) {
 }
 
 }  // namespace
+
+std::string signed_percent(double fraction) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%+.1f%%", fraction * 100);
+    return text;
+}
+
+std::string performance_text(const BenchmarkJudgement& j) {
+    if (!j.ratio) return "-";
+    auto performance = [&](double ratio) { return j.bigger_is_better ? ratio : 1 / ratio; };
+    std::string text = signed_percent(performance(*j.ratio) - 1);
+    if (!j.low || !j.high) return text;
+    double low = std::min(performance(*j.low), performance(*j.high));
+    double high = std::max(performance(*j.low), performance(*j.high));
+    return text + " [" + signed_percent(low - 1) + ", " + signed_percent(high - 1) + "]";
+}
 
 std::string_view decision_name(Decision decision) {
     switch (decision) {
@@ -610,7 +608,8 @@ RolloutResult decide_rollout(const std::vector<NodeRecord>& base, const std::vec
     }
     if (within > 0)
         go.push_back(std::to_string(within) + " of " + std::to_string(result.benchmarks.size()) +
-                     " benchmark(s) within the " + percent(options.threshold).substr(1) + " threshold");
+                     " benchmark(s) within the " + signed_percent(options.threshold).substr(1) +
+                     " threshold");
     bool checks_compared = false;
     for (const auto* side : {&base, &candidate})
         for (const NodeRecord& record : *side) checks_compared |= !record.checks.empty();

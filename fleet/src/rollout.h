@@ -93,6 +93,13 @@ struct RolloutResult {
 RolloutResult decide_rollout(const std::vector<NodeRecord>& base, const std::vector<NodeRecord>& candidate,
                              const RolloutOptions& options);
 
+// "+3.0%", "-8.1%": a fraction as a signed percentage.
+std::string signed_percent(double fraction);
+
+// The CAND/BASE change in performance (above 0: better, whichever way the
+// metric points) with its interval: "-8.0% [-8.4%, -7.6%]"; "-" without a ratio.
+std::string performance_text(const BenchmarkJudgement& judgement);
+
 // Whether a metric is better when bigger: rates (…_per_second, bandwidth,
 // busbw, FLOP/s, throughput) are; times, latencies and counts of errors are not.
 bool bigger_is_better(const std::string& metric);

@@ -3,15 +3,11 @@
 #include <cstdio>
 #include <sstream>
 
+#include "report/markdown_cell.h"
+
 namespace strata::fleet {
 
 namespace {
-
-std::string percent_change(double ratio) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%+.1f%%", (ratio - 1) * 100);
-    return text;
-}
 
 std::string join(const std::vector<std::string>& items, const char* separator) {
     std::string out;
@@ -43,24 +39,6 @@ std::string_view check_kind_name(CheckChangeKind kind) {
         case CheckChangeKind::fails_on_both: return "fails on both";
     }
     return "";
-}
-
-// The performance change (above 0: better) with its interval, or "-".
-std::string performance_text(const BenchmarkJudgement& j) {
-    if (!j.ratio) return "-";
-    double p = j.bigger_is_better ? *j.ratio : 1 / *j.ratio;
-    if (!j.low || !j.high) return percent_change(p);
-    double lo = j.bigger_is_better ? *j.low : 1 / *j.high, hi = j.bigger_is_better ? *j.high : 1 / *j.low;
-    return percent_change(p) + " [" + percent_change(lo) + ", " + percent_change(hi) + "]";
-}
-
-std::string markdown_cell(std::string text) {
-    std::string out;
-    for (char c : text) {
-        if (c == '|' || c == '\\' || c == '*' || c == '_' || c == '`' || c == '<' || c == '>') out += '\\';
-        out += c == '\n' ? ' ' : c;
-    }
-    return out;
 }
 
 }  // namespace
@@ -96,7 +74,7 @@ std::string render_rollout_text(const RolloutResult& result) {
                 << evidence_name(j.evidence) << "]\n      " << j.reason << "\n";
         if (result.geometric_mean_performance)
             out << "  geometric mean of the performance ratios: "
-                << percent_change(*result.geometric_mean_performance) << "\n";
+                << signed_percent(*result.geometric_mean_performance - 1) << "\n";
     }
     if (!result.notes.empty()) {
         out << "\nnotes:\n";

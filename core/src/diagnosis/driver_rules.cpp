@@ -1,11 +1,11 @@
 // What cuInit's answer means on this machine, and whether the three places a
 // driver version shows (kernel module, libcuda's file name, NVML) agree.
-#include <cctype>
 #include <map>
 
 #include "diagnosis/fact_access.h"
 #include "diagnosis/rules.h"
 #include "explain/status_codes.h"
+#include "frameworks/python_metadata.h"
 #include "probes/probes.h"
 #include "probes/text_util.h"
 
@@ -111,25 +111,6 @@ std::string version_from_library_path(std::string_view path, std::string_view so
     return std::string(version);
 }
 
-int compare_dotted_versions(std::string_view a, std::string_view b) {
-    // One numeric component from `text` at `at`, capped (a hostile name of
-    // forty digits must not overflow).
-    auto component = [](std::string_view text, size_t& at) {
-        long value = 0;
-        for (; at < text.size() && text[at] != '.'; ++at)
-            if (std::isdigit(static_cast<unsigned char>(text[at])) && value < 100'000'000)
-                value = value * 10 + (text[at] - '0');
-        if (at < text.size()) ++at;  // the dot
-        return value;
-    };
-    size_t i = 0, j = 0;
-    while (i < a.size() || j < b.size()) {
-        long x = component(a, i), y = component(b, j);
-        if (x != y) return x < y ? -1 : 1;
-    }
-    return 0;
-}
-
 void rule_driver_versions_agree(Report& report) {
     std::map<std::string, std::string> versions;  // where -> version
     if (auto v = fact_string(report, "driver.kernel_module.version")) versions["kernel module"] = *v;
@@ -141,8 +122,7 @@ void rule_driver_versions_agree(Report& report) {
         // fails cuInit with 803, compat copy or not). driver.forward_compat
         // reports it.
         bool newer_than_rest = !v.empty() && !versions.empty();
-        for (const auto& [where, version] : versions)
-            newer_than_rest &= compare_dotted_versions(v, version) > 0;
+        for (const auto& [where, version] : versions) newer_than_rest &= compare_versions(v, version) > 0;
         bool cuda_works = fact_int(report, "driver.cuda.init_result") == std::optional<int64_t>(0);
         if (!v.empty() && !(newer_than_rest && cuda_works)) versions["libcuda"] = v;
     }

@@ -22,9 +22,6 @@ void rule_library_images(Report& report);                               // libra
 
 // "libcuda.so.580.65.06" in a path -> "580.65.06"; "" if the name has none.
 std::string version_from_library_path(std::string_view path, std::string_view soname_stem);
-// -1, 0 or 1 comparing dotted version numbers ("580.65.06" < "590.44.01");
-// a missing component counts as 0.
-int compare_dotted_versions(std::string_view a, std::string_view b);
 
 // "libnccl.so.2.27.7" -> "libnccl.so.2"; a name without ".so." is returned whole.
 std::string soname_from_file_name(std::string_view name);
