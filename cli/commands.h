@@ -35,6 +35,7 @@ std::function<int()> register_compare(CLI::App& app);
 std::function<int()> register_bench(CLI::App& app, const std::string& executable);
 std::function<int()> register_record(CLI::App& app, const std::string& executable);
 std::function<int()> register_rollout(CLI::App& app, const std::string& executable);
+std::function<int()> register_fleet(CLI::App& app);
 
 std::string version_text();
 

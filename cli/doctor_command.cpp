@@ -8,9 +8,16 @@
 
 #include "cli/run_options.h"
 #include "model/usage_error.h"
+#include "report/atomic_file.h"
 #include "report/writers.h"
 
 namespace strata::cli {
+
+namespace {
+// What `doctor --level health` may take: Slurm kills a HealthCheckProgram at
+// 60 s, and the wrapper still has to drain the node after.
+constexpr std::chrono::seconds kHealthBudget{40};
+}  // namespace
 
 bool use_color(const std::string& mode) {
     if (mode == "always") return true;
@@ -24,7 +31,7 @@ std::function<int()> register_doctor(CLI::App& app, const std::string& executabl
         PluginOptions plugins;
         EnvironmentOptions environments;
         bool json = false, markdown = false, no_selftest = false;
-        std::string junit, color = "auto";
+        std::string junit, color = "auto", prometheus, level = "full";
     };
     auto options = std::make_shared<Options>();
     CLI::App* command =
@@ -35,14 +42,25 @@ std::function<int()> register_doctor(CLI::App& app, const std::string& executabl
     command->add_flag("--markdown", options->markdown, "Print the report as Markdown")->excludes(json);
     command->add_option("--junit", options->junit, "Also write the checks as JUnit XML to FILE")
         ->check(non_empty_path());
+    add_prometheus_option(*command, options->prometheus);
     command->add_flag("--no-selftest", options->no_selftest, "Run probes only, no self-tests");
+    command
+        ->add_option("--level", options->level,
+                     "full (every layer, the default) or health: driver to libraries with their self-tests, "
+                     "no framework scan, done within 40 s (a Slurm HealthCheckProgram is killed at 60 s)")
+        ->check(CLI::IsMember({"full", "health"}));
     command->add_option("--color", options->color, "Colour the text report: auto, always or never")
         ->check(CLI::IsMember({"auto", "always", "never"}));
 
     return [options, executable]() {
         auto started = std::chrono::steady_clock::now();
+        if (!options->prometheus.empty()) refuse_unless_file_or_absent(options->prometheus);
         RunOptions run = make_run_options(options->plugins, options->environments, executable);
         run.selftests = !options->no_selftest;
+        if (options->level == "health") {
+            run.frameworks_scanned = false;
+            run.deadline = started + kHealthBudget;
+        }
         RunInfo info{"doctor", utc_timestamp_now(), {}};
         Report report = run_doctor(run, ProbeContext::live());
         info.duration =
@@ -52,6 +70,8 @@ std::function<int()> register_doctor(CLI::App& app, const std::string& executabl
             out << render_junit(report, info);
             if (!out) throw UsageError("cannot write JUnit report to '" + options->junit + "'");
         }
+        if (!options->prometheus.empty())
+            write_prometheus_file(options->prometheus, render_prometheus(report, info));
         if (options->json)
             std::cout << to_json_text(report_to_json(report, info), 2) << '\n';
         else if (options->markdown)

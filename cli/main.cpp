@@ -62,6 +62,7 @@ int main(int argc, char** argv) {
         {"bench", cli::register_bench(app, executable)},
         {"record", cli::register_record(app, executable)},
         {"rollout", cli::register_rollout(app, executable)},
+        {"fleet", cli::register_fleet(app)},
     };
     try {
         app.parse(argc, argv);

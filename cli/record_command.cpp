@@ -5,23 +5,21 @@
 // Without a usable GPU the record is still written, its benchmarks marked not
 // measured; the exit status is doctor's.
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 
+#include "benchmark_metrics.h"
 #include "cli/benchmark_session.h"
 #include "cli/commands.h"
 #include "cli/run_options.h"
 #include "diagnosis/fact_access.h"
 #include "model/usage_error.h"
 #include "record_document.h"
+#include "report/atomic_file.h"
 #include "report/writers.h"
 
 namespace strata::cli {
 
 namespace {
-
-namespace fs = std::filesystem;
 
 // Why no benchmark can run here, or "" when one can.
 std::string why_not_measured(const Report& report, const std::string& executable) {
@@ -37,33 +35,6 @@ std::string why_not_measured(const Report& report, const std::string& executable
     return "no usable GPU: the driver reports none";
 }
 
-// Written beside the target and renamed: a reader (a fleet collector, the
-// Slurm batch script) never sees half a record.
-// Renaming over a device or a directory would replace it (as root, /dev/null
-// too): refused before anything runs.
-void refuse_unless_file_or_absent(const std::string& path) {
-    std::error_code ec;
-    fs::file_status status = fs::symlink_status(path, ec);
-    if (fs::exists(status) && !fs::is_regular_file(status))
-        throw UsageError("'" + path + "' exists and is not a regular file");
-}
-
-void write_atomically(const std::string& path, const std::string& text) {
-    refuse_unless_file_or_absent(path);
-    fs::path target(path);
-    fs::path temporary = target;
-    temporary += ".partial";
-    {
-        std::ofstream out(temporary);
-        out << text;
-        out.flush();
-        if (!out) throw UsageError("cannot write '" + temporary.string() + "'");
-    }
-    std::error_code ec;
-    fs::rename(temporary, target, ec);
-    if (ec) throw UsageError("cannot write '" + path + "': " + ec.message());
-}
-
 }  // namespace
 
 std::function<int()> register_record(CLI::App& app, const std::string& executable) {
@@ -71,7 +42,7 @@ std::function<int()> register_record(CLI::App& app, const std::string& executabl
         PluginOptions plugins;
         EnvironmentOptions environments;
         BenchmarkRequest request;
-        std::string out;
+        std::string out, prometheus;
         bool no_benchmarks = false;
     };
     auto options = std::make_shared<Options>();
@@ -86,10 +57,12 @@ std::function<int()> register_record(CLI::App& app, const std::string& executabl
         ->check(non_empty_path());
     add_benchmark_options(*command, options->request);
     command->add_flag("--no-benchmarks", options->no_benchmarks, "Record the environment and checks only");
+    add_prometheus_option(*command, options->prometheus);
 
     return [options, executable]() {
         benchmark_filter(options->request.filter);  // bad usage is refused before anything runs
         refuse_unless_file_or_absent(options->out);
+        if (!options->prometheus.empty()) refuse_unless_file_or_absent(options->prometheus);
         RunOptions run = make_run_options(options->plugins, options->environments, executable);
         fleet::RecordParts parts;
         parts.created_at = utc_timestamp_now();
@@ -112,7 +85,18 @@ std::function<int()> register_record(CLI::App& app, const std::string& executabl
             if (!parts.benchmarks) parts.not_measured = "every benchmark was skipped";
         }
         Json record = fleet::make_record(parts);
-        write_atomically(options->out, to_json_text(record, 2) + "\n");
+        write_file_atomically(options->out, to_json_text(record, 2) + "\n");
+        if (!options->prometheus.empty()) {
+            PrometheusText metrics;
+            add_report_metrics(metrics, report, info);
+            metrics.family("strata_benchmarks_measured",
+                           "1 when the record holds measured benchmarks, else 0");
+            metrics.sample("strata_benchmarks_measured", {}, parts.benchmarks ? 1 : 0);
+            if (parts.benchmarks)
+                fleet::add_benchmark_metrics(metrics,
+                                             bench::results_from_document(*parts.benchmarks, options->out));
+            write_prometheus_file(options->prometheus, metrics.render());
+        }
         const Json& summary = parts.doctor["summary"];
         std::cout << "record: " << options->out << " (node "
                   << record["strata_record"]["node"].get<std::string>() << ")\n"

@@ -48,17 +48,6 @@ struct RolloutOptions {
     bool no_benchmarks = false;
 };
 
-double parse_threshold(const std::string& text) {
-    std::string number = text;
-    if (!number.empty() && number.back() == '%') number.pop_back();
-    char* end = nullptr;
-    double value = std::strtod(number.c_str(), &end);
-    if (number.empty() || *end != '\0' || !(value > 0) || !(value < 100))
-        throw UsageError("--threshold takes a percentage between 0 and 100 (\"3%\" or \"3\"), not '" +
-                         text.substr(0, 40) + "'");
-    return value / 100;
-}
-
 int print_decision(const fleet::RolloutResult& result, const RolloutOptions& options) {
     if (options.json)
         std::cout << to_json_text(fleet::rollout_to_json(result), 2) << '\n';
@@ -176,7 +165,7 @@ int compat_rollout(const RolloutOptions& options, const std::string& executable)
             (compat ? candidate_files : base_files).push_back(out.string());
         }
     fleet::RolloutOptions decision_options;
-    decision_options.threshold = parse_threshold(options.threshold);
+    decision_options.threshold = parse_percentage("--threshold", options.threshold);
     decision_options.confidence = options.confidence / 100;
     decision_options.metric = options.metric;
     fleet::RolloutResult result = fleet::decide_rollout(
@@ -234,7 +223,7 @@ std::function<int()> register_rollout(CLI::App& app, const std::string& executab
     add_plugin_options(*command, options->plugins);
 
     return [options, executable]() {
-        double threshold = parse_threshold(options->threshold);
+        double threshold = parse_percentage("--threshold", options->threshold);
         if (options->metric.empty()) throw UsageError("--metric needs a value");
         if (!options->compat_driver.empty()) {
             if (!options->sides.empty() || !options->base.empty() || !options->candidate.empty())

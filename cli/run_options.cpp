@@ -1,8 +1,11 @@
 #include "cli/run_options.h"
 
 #include <cstdlib>
+#include <iostream>
 
+#include "model/usage_error.h"
 #include "probes/text_util.h"
+#include "report/atomic_file.h"
 
 namespace strata::cli {
 
@@ -73,6 +76,32 @@ CLI::Validator non_empty_path() {
     return CLI::Validator(
         [](std::string& text) { return text.empty() ? std::string("an empty path") : std::string(); },
         "PATH");
+}
+
+double parse_percentage(const std::string& option, const std::string& text, bool zero_allowed) {
+    std::string number = text;
+    if (!number.empty() && number.back() == '%') number.pop_back();
+    char* end = nullptr;
+    double value = std::strtod(number.c_str(), &end);
+    bool in_range = zero_allowed ? value >= 0 : value > 0;
+    if (number.empty() || *end != '\0' || !in_range || !(value < 100))
+        throw UsageError(option + " takes a percentage " + (zero_allowed ? "from 0" : "above 0") +
+                         " and below 100 (\"3%\" or \"3\"), not '" + text.substr(0, 40) + "'");
+    return value / 100;
+}
+
+void add_prometheus_option(CLI::App& command, std::string& path) {
+    command
+        .add_option("--prometheus", path,
+                    "Also write node_exporter textfile metrics to FILE (*.prom), atomically")
+        ->check(non_empty_path());
+}
+
+void write_prometheus_file(const std::string& path, const std::string& text) {
+    if (path.size() < 5 || path.compare(path.size() - 5, 5, ".prom") != 0)
+        std::cerr << "strata: note: node_exporter's textfile collector reads only *.prom files; '" << path
+                  << "' is written all the same\n";
+    write_file_atomically(path, text);
 }
 
 }  // namespace strata::cli

@@ -15,4 +15,14 @@ RunOptions make_run_options(const PluginOptions& options, const EnvironmentOptio
 // is an error, not silently the same as leaving the option out.
 CLI::Validator non_empty_path();
 
+// "3%" or "3" -> 0.03, for an option that takes a percentage; 0 only when
+// `zero_allowed`. Throws UsageError naming the option otherwise.
+double parse_percentage(const std::string& option, const std::string& text, bool zero_allowed = false);
+
+// --prometheus FILE: node_exporter textfile metrics, written atomically.
+void add_prometheus_option(CLI::App& command, std::string& path);
+// Writes the file; a name node_exporter would not read (it reads *.prom) is
+// written all the same, with a note on standard error.
+void write_prometheus_file(const std::string& path, const std::string& text);
+
 }  // namespace strata::cli

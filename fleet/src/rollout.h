@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "benchmark_metric.h"
 #include "environment_summary.h"
 #include "model/status.h"
 #include "record.h"
@@ -99,9 +100,5 @@ std::string signed_percent(double fraction);
 // The CAND/BASE change in performance (above 0: better, whichever way the
 // metric points) with its interval: "-8.0% [-8.4%, -7.6%]"; "-" without a ratio.
 std::string performance_text(const BenchmarkJudgement& judgement);
-
-// Whether a metric is better when bigger: rates (…_per_second, bandwidth,
-// busbw, FLOP/s, throughput) are; times, latencies and counts of errors are not.
-bool bigger_is_better(const std::string& metric);
 
 }  // namespace strata::fleet

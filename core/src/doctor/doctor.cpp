@@ -15,6 +15,10 @@ namespace strata {
 
 namespace {
 
+// A self-test is not started with less time than this left before the run's
+// deadline: it would only be killed.
+constexpr std::chrono::seconds kLeastTaskTime{2};
+
 // Probes every plugin, each in its own worker, several at once (workers are
 // separate processes; only the folding into the report is sequential, in
 // discovery order, so the report does not depend on timing). Returns the
@@ -68,9 +72,11 @@ Report run_doctor(const RunOptions& options, const ProbeContext& context) {
     // then their files) needs nothing from the other probes: it runs beside
     // them. The loader model is built first, so the threads only read it.
     (void)context.library_search();
-    auto frameworks = std::async(std::launch::async, [&context, &options] {
-        return scan_framework_layer(context, options.frameworks);
-    });
+    std::future<FrameworkLayer> frameworks;
+    if (options.frameworks_scanned)
+        frameworks = std::async(std::launch::async, [&context, &options] {
+            return scan_framework_layer(context, options.frameworks);
+        });
     run_core_probes(context, report);
     auto loaded = probe_plugins(options, "probe", report);
     // Reading strata's own fat binaries is static, like a probe: never gated.
@@ -78,8 +84,9 @@ Report run_doctor(const RunOptions& options, const ProbeContext& context) {
     run_diagnosis_rules(context, report);
     // Static too (files only, nothing imported), and last in layer order, so
     // its findings gate none of the self-tests below.
-    judge_framework_layer(frameworks.get(), framework_targets(options.frameworks, gpus_from_facts(report)),
-                          report);
+    if (frameworks.valid())
+        judge_framework_layer(frameworks.get(),
+                              framework_targets(options.frameworks, gpus_from_facts(report)), report);
     if (!options.selftests) return report;
     for (const auto& [candidate, record] : loaded) {
         if (!record.has_selftest) continue;
@@ -88,6 +95,14 @@ Report run_doctor(const RunOptions& options, const ProbeContext& context) {
         if (auto gate = report.gate_through(layer)) {
             Check check = report.gated_check(std::string(layer_name(layer)) + "." + record.name + ".selftest",
                                              layer, record.name + " self-test", *gate);
+            check.origin = record.name;
+            report.add_check(std::move(check));
+            continue;
+        }
+        if (options.deadline && std::chrono::steady_clock::now() + kLeastTaskTime >= *options.deadline) {
+            Check check = make_check(
+                std::string(layer_name(layer)) + "." + record.name + ".selftest", layer, Status::skip,
+                record.name + " self-test skipped: the run's time budget is spent", "", "");
             check.origin = record.name;
             report.add_check(std::move(check));
             continue;

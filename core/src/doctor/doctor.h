@@ -18,7 +18,11 @@ struct RunOptions {
     PluginSearchOptions plugins;
     std::optional<std::chrono::milliseconds> timeout;  // overrides every plugin's deadline
     bool selftests = true;
-    FrameworkOptions frameworks;  // which Python environments, and --sm/--driver targets
+    bool frameworks_scanned = true;  // the framework layer (off for `doctor --level health`)
+    FrameworkOptions frameworks;     // which Python environments, and --sm/--driver targets
+    // When set, every plugin task must end by then: each worker's deadlines
+    // are cut to the time left, and a self-test with no time left is skipped.
+    std::optional<std::chrono::steady_clock::time_point> deadline;
 };
 
 // Facts describing this build (strata.version, ...), added first.

@@ -1,5 +1,7 @@
 #include "doctor/plugin_tasks.h"
 
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
 
 #include "diagnosis/install_hints.h"
@@ -116,6 +118,17 @@ TaskOutcome execute_plugin_task(const RunOptions& options, const PluginCandidate
     request.task = task;
     request.deadline_override = options.timeout;
     if (options.timeout) request.load_deadline = std::max(request.load_deadline, *options.timeout);
+    if (options.deadline) {
+        // Every deadline of the worker is cut to the run's time left.
+        using std::chrono::milliseconds;
+        auto left =
+            std::chrono::duration_cast<milliseconds>(*options.deadline - std::chrono::steady_clock::now());
+        left = std::max(left, milliseconds(1000));
+        request.load_deadline = std::min(request.load_deadline, left);
+        request.default_task_deadline = std::min(request.default_task_deadline, left);
+        request.max_declared_deadline = std::min(request.max_declared_deadline, left);
+        if (request.deadline_override) request.deadline_override = std::min(*request.deadline_override, left);
+    }
     return run_worker_task(request);
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "model/report.h"
+#include "report/prometheus_text.h"
 
 namespace strata {
 
@@ -28,6 +29,13 @@ std::string render_markdown(const Report& report);
 std::string render_junit(const Report& report, const RunInfo& run);
 // The load report for `strata plugins`.
 std::string render_plugin_table(const Report& report);
+
+// node_exporter textfile-collector metrics (docs/prometheus.md).
+std::string render_prometheus(const Report& report, const RunInfo& run);
+// The same metrics added to a larger file (a record adds its benchmarks).
+void add_report_metrics(PrometheusText& out, const Report& report, const RunInfo& run);
+// A check's status as the value of strata_check_status.
+int prometheus_status_code(Status status);
 
 std::string utc_timestamp_now();
 

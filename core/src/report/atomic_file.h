@@ -1,0 +1,18 @@
+// Writing a result file that another program reads while it may be written
+// (node_exporter's textfile collector, a fleet collector, a Slurm batch
+// script): the text goes to FILE.partial beside it, then is renamed over
+// FILE, so a reader sees the old file or the new one, never half of one.
+#pragma once
+
+#include <string>
+
+namespace strata {
+
+// Throws UsageError when `path` exists and is not a regular file (renaming
+// over a device or a directory would replace it; as root even /dev/null).
+void refuse_unless_file_or_absent(const std::string& path);
+
+// Throws UsageError when the file cannot be written.
+void write_file_atomically(const std::string& path, const std::string& text);
+
+}  // namespace strata

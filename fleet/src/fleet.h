@@ -1,0 +1,92 @@
+// `strata fleet RECORDS…`: many nodes' records turned into the short list of
+// nodes that need attention, worst first:
+//   - checks that fail, one line per check naming every node it fails on;
+//   - expected nodes that sent no record;
+//   - benchmarks that failed on a node;
+//   - configuration that differs from the fleet's majority (driver, library
+//     versions, clock policy, ECC, persistence, MIG);
+//   - performance outliers: within each group of like nodes (same GPU model,
+//     driver and libraries), a node whose per-node median is worse than the
+//     group's median by more than kOutlierScale robust deviations (the scaled
+//     MAD, floored, since identical nodes give a MAD of 0) and by more than
+//     --min-deviation;
+//   - warnings (listed, but they alone do not put a node on the list).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "record.h"
+
+namespace strata::fleet {
+
+// A node is an outlier beyond this many robust standard deviations
+// (1.4826 x MAD, which estimates one for normal data).
+inline constexpr double kOutlierScale = 3.0;
+
+struct FleetOptions {
+    std::vector<std::string> expected;       // nodes that must have reported (empty: no expectation)
+    std::string expected_from;               // where the list came from ("--expect", "the Slurm job")
+    double min_deviation = 0.0;              // a relative floor: an outlier is at least this much worse
+    double spread_floor = 0.01;              // the robust deviation is at least this (relative, ~1%)
+    size_t min_group = 3;                    // fewer nodes with a benchmark: too small to judge
+    std::string metric = "auto";             // as rollout's --metric
+    std::vector<std::string> ignore_checks;  // shell patterns of check ids not judged
+};
+
+enum class ProblemKind {
+    check_failed,
+    missing,
+    benchmark_failed,
+    configuration,
+    outlier,
+    not_measured,
+    warning
+};
+std::string_view problem_kind_name(ProblemKind kind);
+
+struct NodeDeviation {
+    std::string node;
+    double value = 0;      // the node's median of the metric
+    double deviation = 0;  // relative to the group's median, signed: negative is worse
+    double scaled = 0;     // in robust standard deviations
+};
+
+struct FleetProblem {
+    ProblemKind kind = ProblemKind::check_failed;
+    bool attention = true;  // puts its nodes on the list (a warning does not)
+    std::string subject;    // the check id, benchmark, or configuration field
+    std::vector<std::string> nodes;
+    std::string line;                       // the one line a person reads
+    std::string reason;                     // short, for a drain reason: "driver.nvml fails"
+    std::vector<NodeDeviation> deviations;  // outliers
+    std::optional<double> group_median;
+    std::string metric;
+    size_t group = 0;  // index into FleetResult::groups (outliers)
+};
+
+struct FleetGroup {
+    std::string description;  // "8 x NVIDIA H200, driver 580.65.06, CUDA 13.0, cuBLAS 13.1"
+    std::vector<std::string> nodes;
+    size_t benchmarks_judged = 0;
+    std::vector<std::string> too_small;  // benchmarks too few nodes measured
+};
+
+struct FleetResult {
+    std::vector<std::string> nodes;                // that reported, sorted
+    std::vector<std::string> missing, unexpected;  // against the expected list
+    std::vector<FleetGroup> groups;
+    std::vector<FleetProblem> problems;              // worst first
+    std::vector<std::string> attention;              // nodes that need it, sorted
+    std::map<std::string, std::string> node_reason;  // the worst problem of each such node
+    std::vector<std::string> notes;
+    FleetOptions options;
+    size_t records = 0;
+};
+
+// Throws UsageError for no records or options out of range.
+FleetResult analyze_fleet(const std::vector<NodeRecord>& records, const FleetOptions& options);
+
+}  // namespace strata::fleet

@@ -1,0 +1,198 @@
+#include "fleet_report.h"
+
+#include <set>
+#include <sstream>
+
+#include "hostlist.h"
+#include "report/markdown_cell.h"
+#include "report/prometheus_text.h"
+
+namespace strata::fleet {
+
+namespace {
+
+// Slurm keeps a reason as given; a short one fits `sinfo -R`'s column.
+constexpr size_t kMaxReasonLength = 120;
+
+std::string marker(const FleetProblem& problem) {
+    return problem.attention ? "FAIL" : "note";
+}
+
+std::string group_text(const FleetGroup& group, size_t min_group) {
+    std::string out = group.description + ": " + compress_hostlist(group.nodes) + " (" +
+                      std::to_string(group.nodes.size()) + " node" + (group.nodes.size() == 1 ? "" : "s") +
+                      ")";
+    if (group.benchmarks_judged > 0)
+        out += ", " + std::to_string(group.benchmarks_judged) + " benchmark(s) judged";
+    if (!group.too_small.empty())
+        out +=
+            group.benchmarks_judged == 0 && group.nodes.size() < min_group
+                ? ", too small to judge performance (" + std::to_string(min_group) + " nodes needed)"
+                : ", " + std::to_string(group.too_small.size()) + " benchmark(s) measured on too few nodes";
+    return out;
+}
+
+std::string headline(const FleetResult& result) {
+    std::string out = std::to_string(result.nodes.size()) + " node(s) reported";
+    if (!result.options.expected.empty())
+        out += " of " + std::to_string(result.options.expected.size()) + " expected";
+    out += ", " + std::to_string(result.records) + " record(s); ";
+    out += result.attention.empty() ? "no node needs attention"
+                                    : std::to_string(result.attention.size()) +
+                                          " need attention: " + compress_hostlist(result.attention);
+    return out;
+}
+
+}  // namespace
+
+std::string render_fleet_text(const FleetResult& result) {
+    std::ostringstream out;
+    out << "fleet: " << headline(result) << "\n";
+    if (!result.problems.empty()) out << "\n";
+    for (const FleetProblem& problem : result.problems)
+        out << "  " << marker(problem) << "  " << problem.line << "\n";
+    out << "\ngroups of like nodes (same GPUs, driver and libraries):\n";
+    for (const FleetGroup& group : result.groups)
+        out << "  " << group_text(group, result.options.min_group) << "\n";
+    if (!result.notes.empty()) {
+        out << "\nnotes:\n";
+        for (const std::string& note : result.notes) out << "  - " << note << "\n";
+    }
+    return out.str();
+}
+
+Json fleet_to_json(const FleetResult& result) {
+    Json problems = Json::array();
+    for (const FleetProblem& problem : result.problems) {
+        Json item = {{"kind", std::string(problem_kind_name(problem.kind))},
+                     {"attention", problem.attention},
+                     {"subject", problem.subject},
+                     {"nodes", problem.nodes},
+                     {"line", problem.line},
+                     {"reason", problem.reason}};
+        if (problem.kind == ProblemKind::outlier) {
+            item["metric"] = problem.metric;
+            item["group"] = problem.group;
+            item["group_median"] = *problem.group_median;
+            Json deviations = Json::array();
+            for (const NodeDeviation& d : problem.deviations)
+                deviations.push_back({{"node", d.node},
+                                      {"value", d.value},
+                                      {"relative", d.deviation},
+                                      {"robust_deviations", d.scaled}});
+            item["deviations"] = deviations;
+        }
+        problems.push_back(std::move(item));
+    }
+    Json groups = Json::array();
+    for (const FleetGroup& group : result.groups)
+        groups.push_back({{"description", group.description},
+                          {"nodes", group.nodes},
+                          {"benchmarks_judged", group.benchmarks_judged},
+                          {"too_few_nodes", group.too_small}});
+    Json attention = Json::array();
+    for (const std::string& node : result.attention)
+        attention.push_back({{"node", node}, {"reason", result.node_reason.at(node)}});
+    Json out = {{"schema_version", fleet_schema_version},
+                {"records", result.records},
+                {"nodes", result.nodes},
+                {"missing", result.missing},
+                {"unexpected", result.unexpected},
+                {"attention", attention},
+                {"problems", problems},
+                {"groups", groups},
+                {"notes", result.notes},
+                {"options",
+                 {{"expected", result.options.expected},
+                  {"expected_from", result.options.expected_from},
+                  {"min_deviation", result.options.min_deviation},
+                  {"spread_floor", result.options.spread_floor},
+                  {"outlier_scale", kOutlierScale},
+                  {"min_group", result.options.min_group},
+                  {"metric", result.options.metric},
+                  {"ignore_checks", result.options.ignore_checks}}}};
+    return out;
+}
+
+std::string render_fleet_markdown(const FleetResult& result) {
+    std::ostringstream out;
+    out << "## strata fleet\n\n" << markdown_cell(headline(result)) << "\n\n";
+    if (!result.problems.empty()) {
+        out << "| | problem | nodes |\n|---|---|---|\n";
+        for (const FleetProblem& problem : result.problems)
+            out << "| " << marker(problem) << " | " << markdown_cell(problem.line) << " | "
+                << markdown_cell(compress_hostlist(problem.nodes)) << " |\n";
+        out << "\n";
+    }
+    out << "### Groups of like nodes\n\n";
+    for (const FleetGroup& group : result.groups)
+        out << "- " << markdown_cell(group_text(group, result.options.min_group)) << "\n";
+    if (!result.notes.empty()) {
+        out << "\n### Notes\n\n";
+        for (const std::string& note : result.notes) out << "- " << markdown_cell(note) << "\n";
+    }
+    return out.str();
+}
+
+std::string render_fleet_prometheus(const FleetResult& result) {
+    PrometheusText out;
+    out.family("strata_fleet_nodes", "Nodes by state: expected, reported, missing, attention");
+    out.sample("strata_fleet_nodes", {{"state", "expected"}},
+               static_cast<double>(result.options.expected.size()));
+    out.sample("strata_fleet_nodes", {{"state", "reported"}}, static_cast<double>(result.nodes.size()));
+    out.sample("strata_fleet_nodes", {{"state", "missing"}}, static_cast<double>(result.missing.size()));
+    out.sample("strata_fleet_nodes", {{"state", "attention"}}, static_cast<double>(result.attention.size()));
+    out.family("strata_fleet_node_attention",
+               "1 for a node that needs attention (a failed check, no record, another configuration, an "
+               "outlier), else 0");
+    std::set<std::string> all(result.nodes.begin(), result.nodes.end());
+    all.insert(result.missing.begin(), result.missing.end());
+    std::set<std::string> attention(result.attention.begin(), result.attention.end());
+    for (const std::string& node : all)
+        out.sample("strata_fleet_node_attention", {{"node", node}}, attention.count(node) ? 1 : 0);
+    out.family("strata_fleet_problems", "Problems found, by kind");
+    std::map<std::string, int> kinds;
+    for (ProblemKind kind :
+         {ProblemKind::check_failed, ProblemKind::missing, ProblemKind::benchmark_failed,
+          ProblemKind::configuration, ProblemKind::outlier, ProblemKind::not_measured, ProblemKind::warning})
+        kinds[std::string(problem_kind_name(kind))] = 0;
+    for (const FleetProblem& problem : result.problems) ++kinds[std::string(problem_kind_name(problem.kind))];
+    for (const auto& [kind, count] : kinds) out.sample("strata_fleet_problems", {{"kind", kind}}, count);
+    return out.render();
+}
+
+DrainPlan drain_commands(const FleetResult& result) {
+    DrainPlan out;
+    for (const std::string& node : result.attention) {
+        bool plain =
+            !node.empty() && node.size() <= 255 && node[0] != '-' &&
+            node.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
+                std::string::npos;
+        if (!plain) {
+            out.refused.push_back(node);
+            continue;
+        }
+        std::string reason = "strata: " + result.node_reason.at(node);
+        if (reason.size() > kMaxReasonLength) reason = reason.substr(0, kMaxReasonLength - 3) + "...";
+        for (char& c : reason)
+            if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+        out.commands.push_back({"scontrol", "update", "nodename=" + node, "state=drain", "reason=" + reason});
+    }
+    return out;
+}
+
+std::string shell_command(const std::vector<std::string>& argv) {
+    std::string out;
+    for (const std::string& word : argv) {
+        bool plain = !word.empty() && word.find_first_not_of(
+                                          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                          "0123456789_-=./:,+@%[]") == std::string::npos;
+        std::string quoted = "'";
+        for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+        quoted += "'";
+        out += (out.empty() ? "" : " ") + (plain ? word : quoted);
+    }
+    return out;
+}
+
+}  // namespace strata::fleet

@@ -1,0 +1,125 @@
+// Slurm hostlists and the fleet's outlier rule, on synthetic records.
+#include "fleet.h"
+
+#include <catch2/catch.hpp>
+
+#include "fleet_report.h"
+#include "hostlist.h"
+#include "model/usage_error.h"
+
+using namespace strata;
+using namespace strata::fleet;
+
+namespace {
+
+using Names = std::vector<std::string>;
+
+// A node whose benchmark "b" took `ns` per iteration in each of 3 repetitions.
+NodeRecord node(const std::string& name, double ns, const std::string& gpu = "NVIDIA H200") {
+    NodeRecord record;
+    record.node = name;
+    record.path = name + ".json";
+    record.strata = true;
+    record.measured = true;
+    record.environment = {{"gpus", Json::array({{{"index", 0}, {"name", gpu}}})},
+                          {"driver", {{"nvml", "580.65.06"}}}};
+    bench::BenchmarkSeries series;
+    series.name = "b";
+    series.samples = {ns, ns, ns};
+    record.results.series.push_back(series);
+    record.results.index["b"] = 0;
+    return record;
+}
+
+}  // namespace
+
+TEST_CASE("hostlists expand as Slurm writes them") {
+    CHECK(expand_hostlist("n[1-3]") == Names{"n1", "n2", "n3"});
+    CHECK(expand_hostlist("gpu[001-003,010]") == Names{"gpu001", "gpu002", "gpu003", "gpu010"});
+    CHECK(expand_hostlist("login,n[1-2]") == Names{"login", "n1", "n2"});
+    CHECK(expand_hostlist("rack[1-2]-n[1-2]") == Names{"rack1-n1", "rack1-n2", "rack2-n1", "rack2-n2"});
+    CHECK(expand_hostlist("n1,n1,n[1-2]") == Names{"n1", "n2"});
+    CHECK(expand_hostlist("n[8-11]") == Names{"n8", "n9", "n10", "n11"});
+    CHECK(expand_hostlist("gpu[001-128]").size() == 128);
+}
+
+TEST_CASE("malformed and oversized hostlists are refused with a reason") {
+    for (const char* bad :
+         {"n[1-", "n1]", "n[[1]]", "n[3-1]", "n[a-b]", "n[]", "", ",", "n[1 -2]", "n[1-2]]"})
+        CHECK_THROWS_AS(expand_hostlist(bad), UsageError);
+    CHECK_THROWS_WITH(expand_hostlist("n[1-100000000]"), Catch::Contains("more than"));
+    CHECK_THROWS_WITH(expand_hostlist("a[1-1000]b[1-1000]c[1-1000]"), Catch::Contains("more than"));
+    CHECK_THROWS_WITH(expand_hostlist("n[99999999999999999999]"), Catch::Contains("numbers"));
+}
+
+TEST_CASE("hostlists compress to Slurm's form") {
+    CHECK(compress_hostlist({"n3", "n1", "n2", "n5"}) == "n[1-3,5]");
+    CHECK(compress_hostlist({"n014", "n203"}) == "n[014,203]");
+    CHECK(compress_hostlist({"gpu099", "gpu100", "gpu101"}) == "gpu[099-101]");
+    CHECK(compress_hostlist({"n9", "n10"}) == "n[9-10]");
+    CHECK(compress_hostlist({"login", "n1"}) == "login,n1");
+    CHECK(compress_hostlist({"vm"}) == "vm");
+    for (const char* list : {"gpu[001-128]", "n[1-3,7,9-12],login[1-2]", "a[1-2]-b[07-09]"}) {
+        Names names = expand_hostlist(list);
+        CHECK(expand_hostlist(compress_hostlist(names)).size() == names.size());
+    }
+}
+
+TEST_CASE("identical nodes have no outlier: the MAD of 0 is floored") {
+    std::vector<NodeRecord> records;
+    for (int i = 1; i <= 5; ++i) records.push_back(node("n" + std::to_string(i), 1000.0));
+    records.push_back(node("n6", 1020.0));  // 2% slower: within 3 x the 1% floor
+    FleetResult result = analyze_fleet(records, {});
+    CHECK(result.attention.empty());
+    records.back() = node("n6", 1150.0);  // 15% slower
+    result = analyze_fleet(records, {});
+    REQUIRE(result.attention == Names{"n6"});
+    REQUIRE(result.problems.size() == 1);
+    CHECK(result.problems[0].kind == ProblemKind::outlier);
+    CHECK(result.problems[0].deviations[0].deviation == Approx(-0.15 / 1.15).epsilon(1e-9));
+    // A faster node is never an outlier.
+    records.back() = node("n6", 500.0);
+    CHECK(analyze_fleet(records, {}).attention.empty());
+}
+
+TEST_CASE("an outlier must also pass --min-deviation") {
+    std::vector<NodeRecord> records;
+    for (int i = 1; i <= 5; ++i) records.push_back(node("n" + std::to_string(i), 1000.0));
+    records.push_back(node("n6", 1060.0));
+    FleetOptions options;
+    CHECK(analyze_fleet(records, options).attention == Names{"n6"});
+    options.min_deviation = 0.10;
+    CHECK(analyze_fleet(records, options).attention.empty());
+}
+
+TEST_CASE("a spread-out group judges by its own MAD") {
+    std::vector<NodeRecord> records;
+    const double times[] = {1000, 1100, 900, 1050, 950, 1150};  // MAD ~50 ns: 5%
+    for (int i = 0; i < 6; ++i) records.push_back(node("n" + std::to_string(i + 1), times[i]));
+    CHECK(analyze_fleet(records, {}).attention.empty());
+}
+
+TEST_CASE("groups of different GPUs are judged apart, and a small group says so") {
+    std::vector<NodeRecord> records;
+    for (int i = 1; i <= 4; ++i) records.push_back(node("h" + std::to_string(i), 1000.0));
+    records.push_back(node("a1", 3000.0, "NVIDIA A100"));  // slower hardware, not an outlier
+    FleetResult result = analyze_fleet(records, {});
+    CHECK(result.attention.empty());
+    REQUIRE(result.groups.size() == 2);
+    bool noted = false;
+    for (const std::string& note : result.notes) noted = noted || note.find("too small") != std::string::npos;
+    CHECK(noted);
+}
+
+TEST_CASE("drain commands refuse node names that are not plain host names") {
+    FleetResult result;
+    result.attention = {"n1", "n[1-100]", "-x"};
+    result.node_reason = {{"n1", "driver.nvml fails"}, {"n[1-100]", "x"}, {"-x", "y"}};
+    DrainPlan plan = drain_commands(result);
+    REQUIRE(plan.commands.size() == 1);
+    CHECK(plan.commands[0] ==
+          Names{"scontrol", "update", "nodename=n1", "state=drain", "reason=strata: driver.nvml fails"});
+    CHECK(plan.refused == Names{"n[1-100]", "-x"});
+    CHECK(shell_command(plan.commands[0]) ==
+          "scontrol update nodename=n1 state=drain 'reason=strata: driver.nvml fails'");
+}
