@@ -23,6 +23,9 @@ struct EnvironmentOptions {
 };
 void add_environment_options(CLI::App& command, EnvironmentOptions& options);
 
+// --ignore-check PATTERN (repeatable): checks reported but not judged.
+void add_ignore_check_option(CLI::App& command, std::vector<std::string>& patterns);
+
 // Each registers its subcommand and returns the function that runs it.
 std::function<int()> register_doctor(CLI::App& app, const std::string& executable);
 std::function<int()> register_env(CLI::App& app, const std::string& executable);

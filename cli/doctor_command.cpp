@@ -32,6 +32,7 @@ std::function<int()> register_doctor(CLI::App& app, const std::string& executabl
         EnvironmentOptions environments;
         bool json = false, markdown = false, no_selftest = false;
         std::string junit, color = "auto", prometheus, level = "full";
+        std::vector<std::string> ignore_checks;
     };
     auto options = std::make_shared<Options>();
     CLI::App* command =
@@ -43,6 +44,7 @@ std::function<int()> register_doctor(CLI::App& app, const std::string& executabl
     command->add_option("--junit", options->junit, "Also write the checks as JUnit XML to FILE")
         ->check(non_empty_path());
     add_prometheus_option(*command, options->prometheus);
+    add_ignore_check_option(*command, options->ignore_checks);
     command->add_flag("--no-selftest", options->no_selftest, "Run probes only, no self-tests");
     command
         ->add_option("--level", options->level,
@@ -63,6 +65,7 @@ std::function<int()> register_doctor(CLI::App& app, const std::string& executabl
         }
         RunInfo info{"doctor", utc_timestamp_now(), {}};
         Report report = run_doctor(run, ProbeContext::live());
+        report.ignore_checks(options->ignore_checks);
         info.duration =
             std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
         if (!options->junit.empty()) {

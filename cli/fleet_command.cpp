@@ -47,9 +47,7 @@ std::function<int()> register_fleet(CLI::App& app) {
     command->add_option("--metric", options->metric,
                         "What is judged per benchmark: auto (a rate counter where there is one, else the "
                         "time), real_time, cpu_time or a counter name");
-    command->add_option("--ignore-check", options->ignore_checks,
-                        "Do not judge checks whose id matches this shell pattern (repeatable), e.g. a "
-                        "check known to fail on every node of this fleet");
+    add_ignore_check_option(*command, options->ignore_checks);
     auto* json =
         command->add_flag("--json", options->json, "Print the analysis as JSON (docs/fleet.schema.json)");
     command->add_flag("--markdown", options->markdown, "Print the analysis as Markdown")->excludes(json);

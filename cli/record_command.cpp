@@ -43,6 +43,7 @@ std::function<int()> register_record(CLI::App& app, const std::string& executabl
         EnvironmentOptions environments;
         BenchmarkRequest request;
         std::string out, prometheus;
+        std::vector<std::string> ignore_checks;
         bool no_benchmarks = false;
     };
     auto options = std::make_shared<Options>();
@@ -58,6 +59,7 @@ std::function<int()> register_record(CLI::App& app, const std::string& executabl
     add_benchmark_options(*command, options->request);
     command->add_flag("--no-benchmarks", options->no_benchmarks, "Record the environment and checks only");
     add_prometheus_option(*command, options->prometheus);
+    add_ignore_check_option(*command, options->ignore_checks);
 
     return [options, executable]() {
         benchmark_filter(options->request.filter);  // bad usage is refused before anything runs
@@ -70,6 +72,7 @@ std::function<int()> register_record(CLI::App& app, const std::string& executabl
         parts.scheduler = fleet::scheduler_context([](const char* name) { return std::getenv(name); });
         auto started = std::chrono::steady_clock::now();
         Report report = run_doctor(run, ProbeContext::live());
+        report.ignore_checks(options->ignore_checks);
         RunInfo info{"record", parts.created_at,
                      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
                                                                            started)};

@@ -90,6 +90,14 @@ double parse_percentage(const std::string& option, const std::string& text, bool
     return value / 100;
 }
 
+void add_ignore_check_option(CLI::App& command, std::vector<std::string>& patterns) {
+    command
+        .add_option("--ignore-check", patterns,
+                    "Report checks whose id matches this shell pattern (repeatable) but do not fail on them: "
+                    "a check known to fail on every node of a fleet")
+        ->allow_extra_args(false);
+}
+
 void add_prometheus_option(CLI::App& command, std::string& path) {
     command
         .add_option("--prometheus", path,

@@ -20,3 +20,40 @@ install(FILES
   ${CMAKE_SOURCE_DIR}/cmake/StrataPlugin.cmake
   ${CMAKE_SOURCE_DIR}/cmake/strata_plugin.map
   DESTINATION ${STRATA_INSTALL_CMAKE_DIR})
+
+# What operators deploy with: the Slurm batch script and health check, the
+# Kubernetes manifests, and the JSON schemas of every output.
+set(STRATA_INSTALL_DATA_DIR ${CMAKE_INSTALL_DATADIR}/strata)
+install(PROGRAMS ${CMAKE_SOURCE_DIR}/deploy/slurm/strata-healthcheck ${CMAKE_SOURCE_DIR}/deploy/slurm/strata-qualify.sbatch
+  DESTINATION ${STRATA_INSTALL_DATA_DIR}/slurm)
+install(FILES ${CMAKE_SOURCE_DIR}/deploy/slurm/README.md DESTINATION ${STRATA_INSTALL_DATA_DIR}/slurm)
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/deploy/kubernetes/ DESTINATION ${STRATA_INSTALL_DATA_DIR}/kubernetes)
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/ DESTINATION ${STRATA_INSTALL_DATA_DIR}/schemas
+  FILES_MATCHING PATTERN "*.schema.json")
+
+# A .deb for GPU nodes (`cpack -G DEB` in the build tree, or scripts/package):
+# strata, its runner and plugins in their relative layout under /usr, so
+# `apt install ./strata_<version>_<arch>.deb` gives a working `strata doctor`.
+# The CUDA libraries are not dependencies: a node brings its own (NVIDIA's
+# packages, the toolkit, pip wheels) and strata reports a missing one. The
+# Debian dependencies are those of the distribution the package is built on.
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGE_NAME strata)
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "proves, layer by layer, that a machine's CUDA stack works, and how fast")
+set(CPACK_PACKAGE_DESCRIPTION "strata checks the host, container, kernel module, user-mode driver, GPUs, \
+CUDA runtime, cuBLAS, cuDNN and NCCL of a node, launches and times representative kernels, and explains \
+every failure. It also reads fat binaries for a target GPU, records runs, decides driver rollouts and \
+aggregates fleets (Slurm, Kubernetes, Prometheus).")
+# Debug information stays in the build tree; the package is what nodes run.
+set(CPACK_STRIP_FILES ON)
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_MAINTAINER "strata maintainers <strata-maintainers@lists.strata.dev>")
+set(CPACK_DEBIAN_PACKAGE_SECTION utils)
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6 (>= 2.34), libstdc++6 (>= 12), libgcc-s1, libzstd1, liblz4-1")
+if(TARGET strata_bench_runner)
+  string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", libbenchmark1debian")
+endif()
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "slurm-client, prometheus-node-exporter")
+include(CPack)

@@ -56,7 +56,7 @@ void judge_checks(const std::vector<Node>& nodes, const FleetOptions& options,
     for (const Node& node : nodes)
         for (const NodeRecord* record : node.records)
             for (const CheckState& check : record->checks) {
-                if (ignored(check.id, options.ignore_checks)) continue;
+                if (check.ignored || ignored(check.id, options.ignore_checks)) continue;
                 bool failure = is_failure(check.status);
                 if (!failure && check.status != Status::warn) continue;
                 Seen& seen = (failure ? failures : warnings)[check.id];

@@ -31,6 +31,7 @@ void read_checks(const Json& doctor, const std::string& path, NodeRecord& out) {
             throw UsageError(path + ": a check without an id or with an unknown status");
         state.status = *status;
         state.summary = string_member(check, "summary");
+        state.ignored = check.value("ignored", false) == true;
         auto device = check.find("device");
         if (device != check.end() && device->is_number_integer()) state.device = device->get<int>();
         out.checks.push_back(std::move(state));

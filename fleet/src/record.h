@@ -40,6 +40,7 @@ struct CheckState {
     std::optional<int> device;  // per-GPU checks
     Status status = Status::skip;
     std::string summary;
+    bool ignored = false;  // --ignore-check on the node: not judged
 };
 
 struct NodeRecord {

@@ -87,6 +87,9 @@ Report run_doctor(const RunOptions& options, const ProbeContext& context) {
     if (frameworks.valid())
         judge_framework_layer(frameworks.get(),
                               framework_targets(options.frameworks, gpus_from_facts(report)), report);
+    else
+        report.add_check(make_check("framework.found", Layer::framework, Status::skip,
+                                    "frameworks not read: not part of this level (run the full doctor)"));
     if (!options.selftests) return report;
     for (const auto& [candidate, record] : loaded) {
         if (!record.has_selftest) continue;

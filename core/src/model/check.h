@@ -25,6 +25,9 @@ struct Check {
     // The time of the task that produced it, shared among that task's checks
     // (JUnit's per-test time); 0 for the core's own judgements.
     double duration_ms = 0;
+    // Matched by --ignore-check: reported with its real status, but it does
+    // not make the run fail (a check known to fail on every node of a fleet).
+    bool ignored = false;
 };
 
 }  // namespace strata

@@ -1,5 +1,7 @@
 #include "model/report.h"
 
+#include <fnmatch.h>
+
 #include <algorithm>
 
 namespace strata {
@@ -121,8 +123,14 @@ std::vector<LayerSummary> Report::layer_summaries() const {
 
 int Report::exit_code() const {
     bool failed = std::any_of(checks_.begin(), checks_.end(),
-                              [](const Check& check) { return is_failure(check.status); });
+                              [](const Check& check) { return is_failure(check.status) && !check.ignored; });
     return failed ? 1 : 0;
+}
+
+void Report::ignore_checks(const std::vector<std::string>& patterns) {
+    for (Check& check : checks_)
+        for (const std::string& pattern : patterns)
+            if (::fnmatch(pattern.c_str(), check.id.c_str(), 0) == 0) check.ignored = true;
 }
 
 }  // namespace strata

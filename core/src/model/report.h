@@ -58,6 +58,8 @@ public:
 
     // 0 every check passed (warnings allowed), 1 something failed.
     int exit_code() const;
+    // Marks the checks whose id matches a shell pattern as ignored.
+    void ignore_checks(const std::vector<std::string>& patterns);
 
     // The summaries of the layer's failed checks, joined with " / ".
     std::string failure_summaries(Layer layer) const;

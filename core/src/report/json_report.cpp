@@ -37,6 +37,7 @@ Json report_to_json(const Report& report, const RunInfo& run) {
                           {"origin", check.origin},
                           {"device", check.device ? Json(*check.device) : Json(nullptr)},
                           {"duration_ms", check.duration_ms}});
+        if (check.ignored) checks.back()["ignored"] = true;
     }
     Json layers = Json::array();
     for (const LayerSummary& layer : report.layer_summaries())

@@ -63,7 +63,11 @@ std::string render_junit(const Report& report, const RunInfo& run) {
                 xml_escape(name) + "\" time=\"" + seconds_text(check.duration_ms) + "\">\n";
         std::string detail =
             xml_escape(check.evidence + (check.remedy.empty() ? "" : "\nfix: " + check.remedy));
-        if (check.status == Status::fail) {
+        if (check.ignored && is_failure(check.status)) {
+            ++skipped;
+            body += "      <skipped message=\"" + xml_escape("ignored (--ignore-check): " + check.summary) +
+                    "\"/>\n";
+        } else if (check.status == Status::fail) {
             ++failures;
             body += "      <failure message=\"" + xml_escape(check.summary) + "\">" + detail + "</failure>\n";
         } else if (is_failure(check.status)) {

@@ -27,8 +27,9 @@ std::string render_markdown(const Report& report) {
                " | " + cell(layer.summary) + " |\n";
     out += "\n### Checks\n\n| id | status | summary | fix |\n|---|---|---|---|\n";
     for (const Check& check : report.checks())
-        out += "| `" + check.id + "` | " + std::string(status_name(check.status)) + " | " +
-               cell(check.summary) + " | " + cell(check.remedy) + " |\n";
+        out += "| `" + check.id + "` | " + std::string(status_name(check.status)) +
+               (check.ignored ? " (ignored)" : "") + " | " + cell(check.summary) + " | " +
+               cell(check.remedy) + " |\n";
     out += "\n<details><summary>Environment</summary>\n\n| fact | value | source |\n|---|---|---|\n";
     for (const Fact& fact : report.facts())
         out += "| `" + fact.key + "` | " +

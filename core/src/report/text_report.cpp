@@ -55,7 +55,8 @@ std::string render_layer_checks(const Report& report, Layer layer, bool color) {
     for (const Check& check : report.checks()) {
         if (check.layer != layer) continue;
         out +=
-            "  " + style.badge(check.status) + "  " + check.summary + "  " +
+            "  " + style.badge(check.status) + "  " + (check.ignored ? "(ignored) " : "") + check.summary +
+            "  " +
             style.paint("[" + check.id + (check.device ? ", GPU " + std::to_string(*check.device) : "") + "]",
                         "2") +
             "\n";
@@ -78,9 +79,11 @@ std::string render_text(const Report& report, bool color) {
         out += checks;
         if (checks.empty()) out += "  " + style.badge(layer.status) + "  " + layer.summary + "\n";
     }
-    int failed = 0, warned = 0, passed = 0, skipped = 0;
+    int failed = 0, warned = 0, passed = 0, skipped = 0, ignored = 0;
     for (const Check& check : report.checks()) {
-        if (is_failure(check.status))
+        if (check.ignored && is_failure(check.status))
+            ++ignored;
+        else if (is_failure(check.status))
             ++failed;
         else if (check.status == Status::warn)
             ++warned;
@@ -90,7 +93,8 @@ std::string render_text(const Report& report, bool color) {
             ++skipped;
     }
     out += "\n" + std::to_string(passed) + " passed, " + std::to_string(failed) + " failed, " +
-           std::to_string(warned) + " warnings, " + std::to_string(skipped) + " skipped; " +
+           std::to_string(warned) + " warnings, " + std::to_string(skipped) + " skipped" +
+           (ignored ? ", " + std::to_string(ignored) + " failed but ignored" : "") + "; " +
            std::to_string(report.plugins().size()) + " plugin(s)\n";
     return out;
 }
