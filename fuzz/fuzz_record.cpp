@@ -1,8 +1,10 @@
-// Run records and Google Benchmark files given to `strata rollout` (and the
-// fleet commands): any bytes, as JSON.
+// Run records and Google Benchmark files given to `strata rollout` and
+// `strata fleet`: any bytes, as JSON.
 #include <cstdint>
 #include <string>
 
+#include "fleet.h"
+#include "fleet_report.h"
 #include "model/usage_error.h"
 #include "record.h"
 #include "rollout.h"
@@ -15,6 +17,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         std::vector<strata::fleet::NodeRecord> side{record};
         auto result = strata::fleet::decide_rollout(side, side, {});
         if (result.decision == strata::fleet::Decision::no_go) __builtin_trap();
+        // Three copies of one node under other names: identical, so never an
+        // outlier or a configuration that differs.
+        std::vector<strata::fleet::NodeRecord> fleet(3, record);
+        for (size_t i = 0; i < fleet.size(); ++i) fleet[i].node = "n" + std::to_string(i);
+        auto analysis = strata::fleet::analyze_fleet(fleet, {});
+        for (const auto& problem : analysis.problems)
+            if (problem.kind == strata::fleet::ProblemKind::outlier ||
+                problem.kind == strata::fleet::ProblemKind::configuration)
+                __builtin_trap();
+        (void)strata::fleet::render_fleet_text(analysis);
+        (void)strata::fleet::fleet_to_json(analysis).dump();
+        (void)strata::fleet::render_fleet_prometheus(analysis);
+        (void)strata::fleet::drain_commands(analysis);
     } catch (const strata::UsageError&) {
         // the one documented way to refuse input
     }

@@ -158,6 +158,8 @@ double robust_median(std::vector<double> values) {
     return bench::median(std::move(values));
 }
 
+// One line per node, not per benchmark: a node that is slow (or failing)
+// everywhere is one problem with the evidence of every benchmark.
 void judge_performance(const std::vector<Node>& nodes, const std::vector<size_t>& group_of,
                        const FleetOptions& options, FleetResult& result) {
     for (size_t g = 0; g < result.groups.size(); ++g) {
@@ -173,26 +175,20 @@ void judge_performance(const std::vector<Node>& nodes, const std::vector<size_t>
                     series[s.name][nodes[n].name].push_back(&s);
                 }
         }
+        std::map<std::string, std::vector<std::pair<std::string, std::string>>>
+            failed;                                                // node -> (bench, error)
+        std::map<std::string, std::vector<NodeDeviation>> slower;  // node -> deviations
+        std::map<std::string, size_t> judged_on;                   // node -> benchmarks it was judged on
+        size_t peers = 0;
         for (const std::string& name : order) {
             std::vector<const bench::BenchmarkSeries*> all;
-            std::map<std::string, std::string> errors;
+            std::set<std::string> errors;
             for (const auto& [node, list] : series[name])
                 for (const bench::BenchmarkSeries* s : list) {
                     all.push_back(s);
-                    if (!s->error.empty()) errors[node] = s->error;
+                    if (!s->error.empty() && errors.insert(node).second)
+                        failed[node].emplace_back(name, s->error);
                 }
-            if (!errors.empty()) {
-                std::vector<std::string> failed;
-                for (const auto& [node, error] : errors) failed.push_back(node);
-                FleetProblem problem;
-                problem.kind = ProblemKind::benchmark_failed;
-                problem.subject = name;
-                problem.nodes = failed;
-                problem.reason = "benchmark " + name + " failed";
-                problem.line = "benchmark " + name + " failed on " + compress_hostlist(failed) + ": " +
-                               errors.begin()->second;
-                result.problems.push_back(std::move(problem));
-            }
             std::string metric = choose_metric(all, options.metric);
             bool bigger = metric != "real_time" && metric != "cpu_time" && bigger_is_better(metric);
             std::vector<std::pair<std::string, double>> medians;  // node -> log of its median
@@ -210,40 +206,56 @@ void judge_performance(const std::vector<Node>& nodes, const std::vector<size_t>
                 continue;
             }
             ++group.benchmarks_judged;
+            peers = std::max(peers, medians.size());
             std::vector<double> logs;
             for (const auto& [node, value] : medians) logs.push_back(value);
             double center = robust_median(logs);
             std::vector<double> distances;
             for (double value : logs) distances.push_back(std::fabs(value - center));
             double spread = std::max(1.4826 * robust_median(distances), std::log1p(options.spread_floor));
-            FleetProblem problem;
             for (const auto& [node, value] : medians) {
+                ++judged_on[node];
                 double worse_by = bigger ? center - value : value - center;  // in logs, > 0: worse
                 double relative = std::expm1(bigger ? value - center : center - value);  // < 0: worse
                 if (worse_by <= kOutlierScale * spread || -relative < options.min_deviation) continue;
-                problem.nodes.push_back(node);
-                problem.deviations.push_back({node, std::exp(value), relative, worse_by / spread});
+                slower[node].push_back(
+                    {name, metric, node, std::exp(value), std::exp(center), relative, worse_by / spread});
             }
-            if (problem.nodes.empty()) continue;
+        }
+        for (const auto& [node, list] : failed) {
+            FleetProblem problem;
+            problem.kind = ProblemKind::benchmark_failed;
+            problem.subject = list.front().first;
+            problem.nodes = {node};
+            problem.reason = std::to_string(list.size()) + " benchmark(s) failed";
+            problem.line = node + ": " + std::to_string(list.size()) + " of " + std::to_string(order.size()) +
+                           " benchmarks failed; " + list.front().first + ": " + list.front().second;
+            result.problems.push_back(std::move(problem));
+        }
+        for (auto& [node, deviations] : slower) {
+            std::sort(
+                deviations.begin(), deviations.end(),
+                [](const NodeDeviation& a, const NodeDeviation& b) { return a.deviation < b.deviation; });
+            std::vector<double> each;
+            for (const NodeDeviation& d : deviations) each.push_back(d.deviation);
+            double typical = robust_median(each);
+            const NodeDeviation& worst = deviations.front();
+            FleetProblem problem;
             problem.kind = ProblemKind::outlier;
-            problem.subject = name;
-            problem.metric = metric;
+            problem.subject = worst.benchmark;
+            problem.nodes = {node};
             problem.group = g;
-            problem.group_median = std::exp(center);
-            std::string worst =
-                percent(-std::min_element(problem.deviations.begin(), problem.deviations.end(),
-                                          [](const NodeDeviation& a, const NodeDeviation& b) {
-                                              return a.deviation < b.deviation;
-                                          })
-                             ->deviation);
-            problem.reason = name + " " + worst + " slower than its peers";
-            std::string each;
-            for (const NodeDeviation& d : problem.deviations)
-                each += (each.empty() ? "" : ", ") + d.node + " " + percent(-d.deviation);
-            problem.line = name + " is slower on " + compress_hostlist(problem.nodes) + " (" + each +
-                           " worse than the median " + figure(*problem.group_median) + " " +
-                           (metric == "real_time" || metric == "cpu_time" ? "ns" : metric) + " of " +
-                           std::to_string(medians.size()) + " like nodes)";
+            problem.deviations = deviations;
+            problem.reason = percent(-typical) + " slower than like nodes on " +
+                             std::to_string(deviations.size()) + " benchmark(s)";
+            std::string unit =
+                worst.metric == "real_time" || worst.metric == "cpu_time" ? "ns" : worst.metric;
+            problem.line = node + " is slower than its " + std::to_string(peers - 1) + " like nodes on " +
+                           std::to_string(deviations.size()) + " of " + std::to_string(judged_on[node]) +
+                           " benchmarks, by " + percent(-typical) +
+                           (deviations.size() > 1 ? " (median); worst " : ": ") + worst.benchmark + " " +
+                           percent(-worst.deviation) + " worse than their median " +
+                           figure(worst.group_median) + " " + unit;
             result.problems.push_back(std::move(problem));
         }
     }
@@ -399,6 +411,8 @@ FleetResult analyze_fleet(const std::vector<NodeRecord>& records, const FleetOpt
     std::stable_sort(result.problems.begin(), result.problems.end(),
                      [](const FleetProblem& a, const FleetProblem& b) {
                          if (rank(a) != rank(b)) return rank(a) < rank(b);
+                         if (a.kind == ProblemKind::outlier)  // the slowest node first
+                             return a.deviations.front().deviation < b.deviations.front().deviation;
                          return a.nodes.size() > b.nodes.size();
                      });
     std::set<std::string> attention;
@@ -410,13 +424,6 @@ FleetResult analyze_fleet(const std::vector<NodeRecord>& records, const FleetOpt
         }
     }
     result.attention.assign(attention.begin(), attention.end());
-    for (const FleetGroup& group : result.groups)
-        if (!group.too_small.empty() && group.benchmarks_judged == 0 &&
-            group.nodes.size() < options.min_group)
-            result.notes.push_back(
-                "group " + group.description + " (" + compress_hostlist(group.nodes) +
-                ") is too small to judge performance: " + std::to_string(group.nodes.size()) + " node(s), " +
-                std::to_string(options.min_group) + " needed");
     return result;
 }
 

@@ -47,24 +47,26 @@ enum class ProblemKind {
 };
 std::string_view problem_kind_name(ProblemKind kind);
 
+// One benchmark on which a node is an outlier.
 struct NodeDeviation {
+    std::string benchmark;
+    std::string metric;  // "real_time" (ns) or the rate counter judged
     std::string node;
-    double value = 0;      // the node's median of the metric
-    double deviation = 0;  // relative to the group's median, signed: negative is worse
-    double scaled = 0;     // in robust standard deviations
+    double value = 0;         // the node's median of the metric
+    double group_median = 0;  // the median over like nodes of each node's median
+    double deviation = 0;     // performance against the group's median, signed: negative is worse
+    double scaled = 0;        // how far, in robust standard deviations
 };
 
 struct FleetProblem {
     ProblemKind kind = ProblemKind::check_failed;
     bool attention = true;  // puts its nodes on the list (a warning does not)
-    std::string subject;    // the check id, benchmark, or configuration field
+    std::string subject;    // the check id, configuration field, or (outliers) the worst benchmark
     std::vector<std::string> nodes;
     std::string line;                       // the one line a person reads
     std::string reason;                     // short, for a drain reason: "driver.nvml fails"
-    std::vector<NodeDeviation> deviations;  // outliers
-    std::optional<double> group_median;
-    std::string metric;
-    size_t group = 0;  // index into FleetResult::groups (outliers)
+    std::vector<NodeDeviation> deviations;  // outliers: every benchmark, worst first
+    size_t group = 0;                       // outliers: index into FleetResult::groups
 };
 
 struct FleetGroup {

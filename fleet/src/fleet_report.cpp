@@ -71,13 +71,13 @@ Json fleet_to_json(const FleetResult& result) {
                      {"line", problem.line},
                      {"reason", problem.reason}};
         if (problem.kind == ProblemKind::outlier) {
-            item["metric"] = problem.metric;
             item["group"] = problem.group;
-            item["group_median"] = *problem.group_median;
             Json deviations = Json::array();
             for (const NodeDeviation& d : problem.deviations)
-                deviations.push_back({{"node", d.node},
+                deviations.push_back({{"benchmark", d.benchmark},
+                                      {"metric", d.metric},
                                       {"value", d.value},
+                                      {"group_median", d.group_median},
                                       {"relative", d.deviation},
                                       {"robust_deviations", d.scaled}});
             item["deviations"] = deviations;

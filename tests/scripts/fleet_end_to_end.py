@@ -104,8 +104,9 @@ try:
     check(lines and lines[0] == "no record from n08 (1 of 8 nodes expected by --expect)", f"missing node: {lines}")
     check(len(lines) > 1 and lines[1] == "driver (NVML) is 570.86.15 on n07, 580.65.06 on 6 node(s)",
           f"other driver: {lines}")
-    check(len(lines) > 2 and re.fullmatch(r"gemm/bf16/8192 is slower on n05 \(n05 1[45]\.[0-9]% worse than the "
-                                          r"median 7\.[0-9]+e\+11 flops_per_second of 6 like nodes\)", lines[2]),
+    check(len(lines) > 2 and re.fullmatch(r"n05 is slower than its 5 like nodes on 1 of 2 benchmarks, by 1[45]\.[0-9]%: "
+                                          r"gemm/bf16/8192 1[45]\.[0-9]% worse than their median 7\.[0-9]+e\+11 "
+                                          r"flops_per_second", lines[2]),
           f"outlier: {lines}")
     check("fleet: 7 node(s) reported of 8 expected, 7 record(s); 3 need attention: n[05,07-08]" in result.stdout,
           f"headline: {result.stdout}")
@@ -122,7 +123,10 @@ try:
     check(kinds == [("missing", "record", ["n08"]), ("configuration", "driver (NVML)", ["n07"]),
                     ("outlier", "gemm/bf16/8192", ["n05"])], f"JSON problems: {kinds}")
     outlier = [p for p in doc["problems"] if p["kind"] == "outlier"][0]
-    check(outlier["metric"] == "flops_per_second", f"the rate counter is judged: {outlier['metric']}")
+    check(outlier["deviations"][0]["metric"] == "flops_per_second",
+          f"the rate counter is judged: {outlier['deviations']}")
+    check(len(outlier["deviations"]) == 1 and outlier["deviations"][0]["benchmark"] == "gemm/bf16/8192",
+          f"only gemm is slower: {outlier['deviations']}")
     check(abs(outlier["deviations"][0]["relative"] + 0.15) < 0.005, f"-15%: {outlier['deviations']}")
     check(outlier["deviations"][0]["robust_deviations"] > 3, "beyond 3 robust deviations")
     check([a["node"] for a in doc["attention"]] == ["n05", "n07", "n08"], f"attention: {doc['attention']}")
@@ -147,7 +151,8 @@ try:
     doc = node_record(templates["580.65.06"], "g6", 1.41e6 / 0.94, 2.5e5, rng)
     json.dump(doc, open(f"{same}/g6.json", "w"))
     result = fleet(same)
-    check(result.returncode == 1 and "slower on g6" in result.stdout, f"6% slower: {result.stdout}")
+    check(result.returncode == 1 and "g6 is slower than its 5 like nodes" in result.stdout,
+          f"6% slower: {result.stdout}")
 
     # 5. Inside a Slurm job the job's nodes are expected.
     result = run(["fleet", records] + IGNORE, {"SLURM_JOB_NODELIST": "n[01-09]"})
@@ -157,9 +162,9 @@ try:
     # 6. --drain prints, and only prints, the scontrol commands.
     result = fleet(records, "--expect", "n[01-08]", "--drain")
     drains = [line for line in result.stdout.splitlines() if line.startswith("scontrol ")]
-    drains = [re.sub(r"1[45]\.[0-9]% slower", "15% slower", line) for line in drains]
+    drains = [re.sub(r"1[45]\.[0-9]%", "15%", line) for line in drains]
     check(drains == ["scontrol update nodename=n05 state=drain "
-                     "'reason=strata: gemm/bf16/8192 15% slower than its peers'",
+                     "'reason=strata: 15% slower than like nodes on 1 benchmark(s)'",
                      "scontrol update nodename=n07 state=drain "
                      "'reason=strata: driver (NVML) 570.86.15 (fleet: 580.65.06)'",
                      "scontrol update nodename=n08 state=drain 'reason=strata: no record from this node'"],
@@ -185,7 +190,20 @@ try:
     result = run(["fleet", gb])
     check(result.returncode == 0 and "1 node(s) reported" in result.stdout, f"GB file: {result.stdout}{result.stderr}")
 
-    # 9. Bad input: one line, exit 2.
+    # 9. --ignore-check in doctor: the real status stays, marked ignored, and
+    #    the report is still valid against its schema.
+    result = run(["doctor", "--json", "--ignore-check", "driver.kernel_module", "--ignore-check", "runtime.*"],
+                 {"STRATA_FAKE_CUDA": "name=NVIDIA H200"})
+    report = json.loads(result.stdout)
+    jsonschema.validate(report, json.load(open(f"{SOURCE}/docs/report.schema.json")))
+    module = [c for c in report["checks"] if c["id"] == "driver.kernel_module"][0]
+    check(module["status"] == "fail" and module.get("ignored") is True, f"ignored check: {module}")
+    check(result.returncode == 0, f"only ignored checks failed: exit {result.returncode}")
+    result = run(["doctor", "--ignore-check", "driver.kernel_module"], {"STRATA_FAKE_CUDA": "name=NVIDIA H200"})
+    check(result.returncode == 1 and "(ignored) no NVIDIA kernel module loaded" in result.stdout,
+          f"one failure left: exit {result.returncode}")
+
+    # 10. Bad input: one line, exit 2.
     for args, needle in ((["fleet", f"{work}/nothing"], "no such file"),
                          (["fleet", records, "--expect", "n[1-"], "without its ']'"),
                          (["fleet", records, "--expect", "n[1-99999999]"], "more than"),

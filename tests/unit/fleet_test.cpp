@@ -106,9 +106,12 @@ TEST_CASE("groups of different GPUs are judged apart, and a small group says so"
     FleetResult result = analyze_fleet(records, {});
     CHECK(result.attention.empty());
     REQUIRE(result.groups.size() == 2);
-    bool noted = false;
-    for (const std::string& note : result.notes) noted = noted || note.find("too small") != std::string::npos;
-    CHECK(noted);
+    bool small = false;
+    for (const FleetGroup& group : result.groups)
+        small = small || (group.nodes == Names{"a1"} && !group.too_small.empty());
+    CHECK(small);
+    CHECK(render_fleet_text(result).find("a1 (1 node), too small to judge performance (3 nodes needed)") !=
+          std::string::npos);
 }
 
 TEST_CASE("drain commands refuse node names that are not plain host names") {
