@@ -80,6 +80,12 @@ NodeRecord parse_node_record(const std::string& text, const std::string& path, b
     if (out.environment.is_null()) out.environment = Json::object();
     if (out.node.empty())
         throw UsageError(path + ": names no node (neither strata_record.node nor context.host_name)");
+    // A node name is printed in reports, used as a label and handed to
+    // scontrol: a host name never holds a control character or runs past 255.
+    if (out.node.size() > 255 || std::any_of(out.node.begin(), out.node.end(), [](char c) {
+            return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+        }))
+        throw UsageError(path + ": the node name is not a host name (a control character, or over 255 bytes)");
     return out;
 }
 

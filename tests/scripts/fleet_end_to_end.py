@@ -217,6 +217,11 @@ try:
     open(f"{bad}/truncated.json", "w").write(open(f"{records}/n01.json").read()[:500])
     result = run(["fleet", bad])
     check(result.returncode == 2 and "truncated.json" in result.stderr, f"truncated record: {result.stderr}")
+    evil = json.load(open(f"{records}/n01.json"))
+    evil["strata_record"]["node"] = "n01\nFAIL  forged line"
+    json.dump(evil, open(f"{bad}/truncated.json", "w"))
+    result = run(["fleet", bad])
+    check(result.returncode == 2 and "not a host name" in result.stderr, f"a node name with a newline: {result.stderr}")
 finally:
     shutil.rmtree(work, ignore_errors=True)
 

@@ -162,8 +162,11 @@ done
 scontrol update nodename=n2 state=resume
 
 # ---- 3. the health check, run by slurmd -----------------------------------
+# slurmd gives a health check an empty environment: the sanitizer options of
+# an ASan build of strata are handed on here.
 cat >"$work/healthcheck" <<HC
 #!/bin/sh
+export ASAN_OPTIONS="${ASAN_OPTIONS:-}" UBSAN_OPTIONS="${UBSAN_OPTIONS:-}"
 export SLURM_CONF=$SLURM_CONF STRATA=$work/strata-node STRATA_HEALTHCHECK_CONFIG=/nonexistent
 export STRATA_HEALTH_ARGS="$gpu_less" STRATA_PROMETHEUS=$work/health-\$SLURMD_NODENAME.prom
 exec "$source/deploy/slurm/strata-healthcheck" >>"$work/hc-\$SLURMD_NODENAME.log" 2>&1
