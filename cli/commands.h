@@ -6,6 +6,8 @@
 #include <functional>
 #include <string>
 
+#include "diagnosis/health_rules.h"
+
 namespace strata::cli {
 
 // Options every command that runs plugins shares.
@@ -22,6 +24,9 @@ struct EnvironmentOptions {
     std::vector<std::string> pythons, site_packages;
 };
 void add_environment_options(CLI::App& command, EnvironmentOptions& options);
+
+// --kernel-log FILE, --expect-gpus N: what the node-health checks read.
+void add_health_options(CLI::App& command, HealthOptions& options);
 
 // --ignore-check PATTERN (repeatable): checks reported but not judged.
 void add_ignore_check_option(CLI::App& command, std::vector<std::string>& patterns);

@@ -33,6 +33,7 @@ std::function<int()> register_doctor(CLI::App& app, const std::string& executabl
         bool json = false, markdown = false, no_selftest = false;
         std::string junit, color = "auto", prometheus, level = "full";
         std::vector<std::string> ignore_checks;
+        HealthOptions health;
     };
     auto options = std::make_shared<Options>();
     CLI::App* command =
@@ -45,6 +46,7 @@ std::function<int()> register_doctor(CLI::App& app, const std::string& executabl
         ->check(non_empty_path());
     add_prometheus_option(*command, options->prometheus);
     add_ignore_check_option(*command, options->ignore_checks);
+    add_health_options(*command, options->health);
     command->add_flag("--no-selftest", options->no_selftest, "Run probes only, no self-tests");
     command
         ->add_option("--level", options->level,
@@ -59,6 +61,7 @@ std::function<int()> register_doctor(CLI::App& app, const std::string& executabl
         if (!options->prometheus.empty()) refuse_unless_file_or_absent(options->prometheus);
         RunOptions run = make_run_options(options->plugins, options->environments, executable);
         run.selftests = !options->no_selftest;
+        run.health = options->health;
         if (options->level == "health") {
             run.frameworks_scanned = false;
             run.deadline = started + kHealthBudget;

@@ -44,6 +44,7 @@ std::function<int()> register_record(CLI::App& app, const std::string& executabl
         BenchmarkRequest request;
         std::string out, prometheus;
         std::vector<std::string> ignore_checks;
+        HealthOptions health;
         bool no_benchmarks = false;
     };
     auto options = std::make_shared<Options>();
@@ -60,12 +61,14 @@ std::function<int()> register_record(CLI::App& app, const std::string& executabl
     command->add_flag("--no-benchmarks", options->no_benchmarks, "Record the environment and checks only");
     add_prometheus_option(*command, options->prometheus);
     add_ignore_check_option(*command, options->ignore_checks);
+    add_health_options(*command, options->health);
 
     return [options, executable]() {
         benchmark_filter(options->request.filter);  // bad usage is refused before anything runs
         refuse_unless_file_or_absent(options->out);
         if (!options->prometheus.empty()) refuse_unless_file_or_absent(options->prometheus);
         RunOptions run = make_run_options(options->plugins, options->environments, executable);
+        run.health = options->health;
         fleet::RecordParts parts;
         parts.created_at = utc_timestamp_now();
         parts.level = options->request.level;

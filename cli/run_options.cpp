@@ -90,6 +90,18 @@ double parse_percentage(const std::string& option, const std::string& text, bool
     return value / 100;
 }
 
+void add_health_options(CLI::App& command, HealthOptions& options) {
+    command
+        .add_option("--kernel-log", options.kernel_log,
+                    "Read Xid events from this saved kernel log (dmesg, journalctl -k, /dev/kmsg) instead of "
+                    "the live one")
+        ->check(non_empty_path());
+    command
+        .add_option("--expect-gpus", options.expected_gpus,
+                    "The node must show this many GPUs (health.gpu_count fails with fewer)")
+        ->check(CLI::Range(0L, 4096L));
+}
+
 void add_ignore_check_option(CLI::App& command, std::vector<std::string>& patterns) {
     command
         .add_option("--ignore-check", patterns,

@@ -86,6 +86,70 @@ std::map<std::string, NvmlDevice> probe_nvml(const plugin::Reporter& report, con
     return by_bus;
 }
 
+// What the core's health rules judge (core/src/diagnosis/health_rules.cpp):
+// raw counts and states; a query a GPU does not support leaves its fact out.
+void describe_nvml_health(const plugin::Reporter& report, const NvmlApi& nvml, const std::string& prefix,
+                          nvmlDevice device) {
+    if (nvml.device_ecc_errors) {
+        static constexpr struct {
+            int type, counter;
+            const char* name;
+        } kCounts[] = {{1, 0, "ecc_errors.volatile_uncorrected"},
+                       {0, 0, "ecc_errors.volatile_corrected"},
+                       {1, 1, "ecc_errors.aggregate_uncorrected"},
+                       {0, 1, "ecc_errors.aggregate_corrected"}};
+        for (const auto& count : kCounts) {
+            unsigned long long value = 0;
+            if (nvml.device_ecc_errors(device, count.type, count.counter, &value) == 0)
+                report.fact(prefix + count.name, static_cast<int64_t>(value), "nvmlDeviceGetTotalEccErrors");
+        }
+    }
+    int pending = 0;
+    if (nvml.device_retired_pending && nvml.device_retired_pending(device, &pending) == 0)
+        report.fact(prefix + "retired_pages_pending", pending != 0, "nvmlDeviceGetRetiredPagesPendingStatus");
+    unsigned correctable = 0, uncorrectable = 0, remap_pending = 0, remap_failed = 0;
+    if (nvml.device_remapped_rows &&
+        nvml.device_remapped_rows(device, &correctable, &uncorrectable, &remap_pending, &remap_failed) == 0) {
+        report.fact(prefix + "row_remap.correctable", static_cast<int64_t>(correctable),
+                    "nvmlDeviceGetRemappedRows");
+        report.fact(prefix + "row_remap.uncorrectable", static_cast<int64_t>(uncorrectable),
+                    "nvmlDeviceGetRemappedRows");
+        report.fact(prefix + "row_remap.pending", remap_pending != 0, "nvmlDeviceGetRemappedRows");
+        report.fact(prefix + "row_remap.failed", remap_failed != 0, "nvmlDeviceGetRemappedRows");
+    }
+    unsigned value = 0;
+    if (nvml.device_temperature && nvml.device_temperature(device, kNvmlTemperatureGpu, &value) == 0)
+        report.fact(prefix + "temperature_c", static_cast<int64_t>(value), "nvmlDeviceGetTemperature");
+    if (nvml.device_temperature_threshold &&
+        nvml.device_temperature_threshold(device, kNvmlTemperatureThresholdSlowdown, &value) == 0)
+        report.fact(prefix + "slowdown_temperature_c", static_cast<int64_t>(value),
+                    "nvmlDeviceGetTemperatureThreshold");
+    auto link = [&](auto getter, const char* name, const char* source) {
+        unsigned v = 0;
+        if (getter && getter(device, &v) == 0) report.fact(prefix + name, static_cast<int64_t>(v), source);
+    };
+    link(nvml.device_pcie_generation, "pcie.generation", "nvmlDeviceGetCurrPcieLinkGeneration");
+    link(nvml.device_pcie_max_generation, "pcie.max_generation", "nvmlDeviceGetMaxPcieLinkGeneration");
+    link(nvml.device_pcie_width, "pcie.width", "nvmlDeviceGetCurrPcieLinkWidth");
+    link(nvml.device_pcie_max_width, "pcie.max_width", "nvmlDeviceGetMaxPcieLinkWidth");
+    if (nvml.device_nvlink_state) {
+        int64_t up = 0;
+        std::string down;
+        for (unsigned l = 0; l < kNvmlMaxNvLinks; ++l) {
+            int active = 0;
+            if (nvml.device_nvlink_state(device, l, &active) != 0) continue;  // not a link of this GPU
+            if (active)
+                ++up;
+            else
+                down += (down.empty() ? "" : ",") + std::to_string(l);
+        }
+        if (up > 0 || !down.empty()) {
+            report.fact(prefix + "nvlink.up", up, "nvmlDeviceGetNvLinkState");
+            report.fact(prefix + "nvlink.down", down, "nvmlDeviceGetNvLinkState");
+        }
+    }
+}
+
 // Properties only NVML knows, recorded under the CUDA device's own index.
 void describe_nvml_device(const plugin::Reporter& report, const NvmlApi& nvml, const std::string& prefix,
                           nvmlDevice device) {
@@ -114,6 +178,7 @@ void describe_nvml_device(const plugin::Reporter& report, const NvmlApi& nvml, c
     if (nvml.device_clock_reasons && nvml.device_clock_reasons(device, &reasons) == 0)
         report.fact(prefix + "clock_limits", clock_reason_words(reasons),
                     "nvmlDeviceGetCurrentClocksEventReasons");
+    describe_nvml_health(report, nvml, prefix, device);
 }
 
 void probe_cuda_devices(const plugin::Reporter& report, const DriverApi& api, const NvmlApi& nvml,

@@ -45,6 +45,16 @@ NvmlApi open_nvml_api() {
     resolve(api.device_clock_reasons, "nvmlDeviceGetCurrentClocksEventReasons");
     if (!api.device_clock_reasons)
         resolve(api.device_clock_reasons, "nvmlDeviceGetCurrentClocksThrottleReasons");
+    resolve(api.device_ecc_errors, "nvmlDeviceGetTotalEccErrors");
+    resolve(api.device_retired_pending, "nvmlDeviceGetRetiredPagesPendingStatus");
+    resolve(api.device_remapped_rows, "nvmlDeviceGetRemappedRows");
+    resolve(api.device_temperature, "nvmlDeviceGetTemperature");
+    resolve(api.device_temperature_threshold, "nvmlDeviceGetTemperatureThreshold");
+    resolve(api.device_pcie_generation, "nvmlDeviceGetCurrPcieLinkGeneration");
+    resolve(api.device_pcie_max_generation, "nvmlDeviceGetMaxPcieLinkGeneration");
+    resolve(api.device_pcie_width, "nvmlDeviceGetCurrPcieLinkWidth");
+    resolve(api.device_pcie_max_width, "nvmlDeviceGetMaxPcieLinkWidth");
+    resolve(api.device_nvlink_state, "nvmlDeviceGetNvLinkState");
     return api;
 }
 

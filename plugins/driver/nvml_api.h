@@ -43,6 +43,19 @@ struct NvmlApi {
     nvmlReturn (*device_clock)(nvmlDevice, int, unsigned*) = nullptr;
     nvmlReturn (*device_max_clock)(nvmlDevice, int, unsigned*) = nullptr;
     nvmlReturn (*device_clock_reasons)(nvmlDevice, unsigned long long*) = nullptr;
+    // Health: ECC counts (error type 0 corrected / 1 uncorrected, counter 0
+    // volatile / 1 aggregate), retired pages, row remapping, temperature,
+    // PCIe link, NVLink state.
+    nvmlReturn (*device_ecc_errors)(nvmlDevice, int, int, unsigned long long*) = nullptr;
+    nvmlReturn (*device_retired_pending)(nvmlDevice, int*) = nullptr;
+    nvmlReturn (*device_remapped_rows)(nvmlDevice, unsigned*, unsigned*, unsigned*, unsigned*) = nullptr;
+    nvmlReturn (*device_temperature)(nvmlDevice, int, unsigned*) = nullptr;
+    nvmlReturn (*device_temperature_threshold)(nvmlDevice, int, unsigned*) = nullptr;
+    nvmlReturn (*device_pcie_generation)(nvmlDevice, unsigned*) = nullptr;
+    nvmlReturn (*device_pcie_max_generation)(nvmlDevice, unsigned*) = nullptr;
+    nvmlReturn (*device_pcie_width)(nvmlDevice, unsigned*) = nullptr;
+    nvmlReturn (*device_pcie_max_width)(nvmlDevice, unsigned*) = nullptr;
+    nvmlReturn (*device_nvlink_state)(nvmlDevice, unsigned, int*) = nullptr;
 
     bool usable() const { return init && shutdown && device_count && device_by_index; }
     std::string describe(nvmlReturn result) const;
@@ -50,6 +63,9 @@ struct NvmlApi {
 
 inline constexpr int kNvmlClockSm = 1;
 inline constexpr int kNvmlClockMemory = 2;
+inline constexpr int kNvmlTemperatureGpu = 0;
+inline constexpr int kNvmlTemperatureThresholdSlowdown = 1;
+inline constexpr unsigned kNvmlMaxNvLinks = 18;  // NVML_NVLINK_MAX_LINKS
 
 NvmlApi open_nvml_api();
 

@@ -17,6 +17,44 @@ static void copy_text(char* out, size_t size, const char* text) {
     out[size - 1] = '\0';
 }
 
+/* Keys without a field: the per-GPU health keys, kept as text. */
+static struct {
+    char key[32];
+    char value[256];
+} extra_keys[32];
+static int extra_count = 0;
+
+static void keep_extra(const char* key, const char* value) {
+    for (int i = 0; i < extra_count; ++i)
+        if (strcmp(extra_keys[i].key, key) == 0) {
+            copy_text(extra_keys[i].value, sizeof extra_keys[i].value, value);
+            return;
+        }
+    if (extra_count == (int)(sizeof extra_keys / sizeof extra_keys[0]) ||
+        strlen(key) >= sizeof extra_keys[0].key)
+        return;
+    copy_text(extra_keys[extra_count].key, sizeof extra_keys[0].key, key);
+    copy_text(extra_keys[extra_count].value, sizeof extra_keys[0].value, value);
+    ++extra_count;
+}
+
+long long fake_config_per_gpu(const char* key, unsigned gpu, long long fallback) {
+    (void)fake_config_get();
+    for (int i = 0; i < extra_count; ++i) {
+        if (strcmp(extra_keys[i].key, key) != 0) continue;
+        const char* item = extra_keys[i].value;
+        for (unsigned n = 0; n < gpu; ++n) {
+            const char* comma = strchr(item, ',');
+            if (!comma) break; /* the last value repeats */
+            item = comma + 1;
+        }
+        char* end = NULL;
+        long long value = strtoll(item, &end, 0);
+        return end != item && (*end == '\0' || *end == ',') ? value : fallback;
+    }
+    return fallback;
+}
+
 static void apply(fake_config* config, const char* key, const char* value) {
     if (strcmp(key, "init") == 0)
         config->init = parse_int(value, config->init);
@@ -47,6 +85,8 @@ static void apply(fake_config* config, const char* key, const char* value) {
         config->ctx_set_current = parse_int(value, config->ctx_set_current);
     else if (strcmp(key, "strict_contexts") == 0)
         config->strict_contexts = parse_int(value, config->strict_contexts);
+    else
+        keep_extra(key, value);
 }
 
 static void apply_pairs(fake_config* config, const char* text) {

@@ -33,6 +33,21 @@
  *                          earlier primary context is retained and not yet
  *                          released: a leak shows on the next GPU.
  *
+ * GPU health, through NVML; each value may be a comma-separated list, one
+ * value per GPU, the last repeating ("pcie_width=16,8": GPU 1 and later x8):
+ *   ecc_uncorrected=<n>, ecc_corrected=<n>    volatile ECC error counts
+ *   ecc_uncorrected_total=<n>, ecc_corrected_total=<n>   aggregate counts
+ *   retired_pending=<0|1>  retired pages waiting for a reset
+ *   remap_uncorrectable=<n>, remap_correctable=<n>, remap_pending=<0|1>,
+ *   remap_failed=<0|1>     row remapping (A100 and later)
+ *   clock_reasons=<mask>   nvmlClocksEventReasons bits (0x8 hw_slowdown, ...)
+ *   temp=<C>, temp_slowdown=<C>       GPU temperature and its slowdown
+ *                          threshold (default 40 and 87)
+ *   pcie_gen, pcie_gen_max, pcie_width, pcie_width_max   (default 5, 5, 16, 16)
+ *   nvlinks=<n>            NVLink links the GPU has (default 0: none)
+ *   nvlink_down=<n>        how many of them are down (default 0)
+ *   max_sm_clock=<MHz>     the maximum SM clock (default 1980)
+ *
  * A launch succeeds but does no work, so results read back unchanged: the
  * fake is a driver that silently drops kernels, which verification must catch.
  */
@@ -57,5 +72,9 @@ typedef struct fake_config {
 
 /* Parsed once, on first use. */
 const fake_config* fake_config_get(void);
+
+/* A per-GPU health key's value for GPU `gpu` (the lists above), or `fallback`
+ * when the key is absent or malformed. */
+long long fake_config_per_gpu(const char* key, unsigned gpu, long long fallback);
 
 #endif

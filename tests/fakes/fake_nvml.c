@@ -34,6 +34,10 @@ static const fake_config* config(void) {
     return fake_config_get();
 }
 
+static long long per_gpu(const char* key, nvmlDevice_t device, long long fallback) {
+    return fake_config_per_gpu(key, device->index, fallback);
+}
+
 static nvmlReturn_t check_device(nvmlDevice_t device) {
     if (!initialised) return 1;
     if (!device || device->index >= (unsigned)config()->devices) return 2;
@@ -162,12 +166,81 @@ FAKE_EXPORT nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t device, int type, u
 }
 
 FAKE_EXPORT nvmlReturn_t nvmlDeviceGetMaxClockInfo(nvmlDevice_t device, int type, unsigned* mhz) {
-    return nvmlDeviceGetClockInfo(device, type, mhz);
+    nvmlReturn_t rc = nvmlDeviceGetClockInfo(device, type, mhz);
+    if (rc == 0 && type == 1) *mhz = (unsigned)per_gpu("max_sm_clock", device, 1980); /* NVML_CLOCK_SM */
+    return rc;
 }
 
 FAKE_EXPORT nvmlReturn_t nvmlDeviceGetCurrentClocksEventReasons(nvmlDevice_t device,
                                                                 unsigned long long* reasons) {
     nvmlReturn_t rc = check_device(device);
-    if (rc == 0) *reasons = 0;
+    if (rc == 0) *reasons = (unsigned long long)per_gpu("clock_reasons", device, 0);
     return rc;
+}
+
+/* ---- health ---- */
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetTotalEccErrors(nvmlDevice_t device, int error_type, int counter_type,
+                                                     unsigned long long* count) {
+    nvmlReturn_t rc = check_device(device);
+    if (rc != 0) return rc;
+    /* error_type: 0 corrected, 1 uncorrected; counter_type: 0 volatile, 1 aggregate */
+    static const char* const keys[2][2] = {{"ecc_corrected", "ecc_corrected_total"},
+                                           {"ecc_uncorrected", "ecc_uncorrected_total"}};
+    if (error_type < 0 || error_type > 1 || counter_type < 0 || counter_type > 1) return 2;
+    *count = (unsigned long long)per_gpu(keys[error_type][counter_type], device, 0);
+    return 0;
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetRetiredPagesPendingStatus(nvmlDevice_t device, int* pending) {
+    nvmlReturn_t rc = check_device(device);
+    if (rc == 0) *pending = (int)per_gpu("retired_pending", device, 0);
+    return rc;
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetRemappedRows(nvmlDevice_t device, unsigned* correctable,
+                                                   unsigned* uncorrectable, unsigned* pending,
+                                                   unsigned* failed) {
+    nvmlReturn_t rc = check_device(device);
+    if (rc != 0) return rc;
+    *correctable = (unsigned)per_gpu("remap_correctable", device, 0);
+    *uncorrectable = (unsigned)per_gpu("remap_uncorrectable", device, 0);
+    *pending = (unsigned)per_gpu("remap_pending", device, 0);
+    *failed = (unsigned)per_gpu("remap_failed", device, 0);
+    return 0;
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t device, int sensor, unsigned* celsius) {
+    nvmlReturn_t rc = check_device(device);
+    if (rc == 0) *celsius = sensor == 0 ? (unsigned)per_gpu("temp", device, 40) : 0;
+    return rc;
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetTemperatureThreshold(nvmlDevice_t device, int threshold,
+                                                           unsigned* celsius) {
+    nvmlReturn_t rc = check_device(device);
+    if (rc != 0) return rc;
+    if (threshold != 1) return 3; /* only NVML_TEMPERATURE_THRESHOLD_SLOWDOWN */
+    *celsius = (unsigned)per_gpu("temp_slowdown", device, 87);
+    return 0;
+}
+
+#define FAKE_UNSIGNED_GETTER(function, key, fallback)                         \
+    FAKE_EXPORT nvmlReturn_t function(nvmlDevice_t device, unsigned* value) { \
+        nvmlReturn_t rc = check_device(device);                               \
+        if (rc == 0) *value = (unsigned)per_gpu(key, device, fallback);       \
+        return rc;                                                            \
+    }
+FAKE_UNSIGNED_GETTER(nvmlDeviceGetCurrPcieLinkGeneration, "pcie_gen", 5)
+FAKE_UNSIGNED_GETTER(nvmlDeviceGetMaxPcieLinkGeneration, "pcie_gen_max", 5)
+FAKE_UNSIGNED_GETTER(nvmlDeviceGetCurrPcieLinkWidth, "pcie_width", 16)
+FAKE_UNSIGNED_GETTER(nvmlDeviceGetMaxPcieLinkWidth, "pcie_width_max", 16)
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetNvLinkState(nvmlDevice_t device, unsigned link, int* active) {
+    nvmlReturn_t rc = check_device(device);
+    if (rc != 0) return rc;
+    long long links = per_gpu("nvlinks", device, 0), down = per_gpu("nvlink_down", device, 0);
+    if ((long long)link >= links) return 3; /* NVML_ERROR_NOT_SUPPORTED */
+    *active = (long long)link < links - down;
+    return 0;
 }

@@ -7,7 +7,8 @@
 #      one record per node, and `strata fleet` names n2 and its check;
 #   2. strata fleet --drain --yes drains n2 (and only n2) with a strata: reason;
 #   3. slurmd itself runs strata-healthcheck (HealthCheckProgram, every 5 s):
-#      it drains the failing n2, leaves n1 and n3, and resumes n2 once healed.
+#      it drains the failing n2, leaves n1 and n3, resumes n2 once healed,
+#      and drains n3 when one of its GPUs reports uncorrectable ECC errors.
 # Every daemon is stopped at the end, also when the test fails.
 # usage: slurm_cluster.sh STRATA FAKE_DRIVER_DIR SOURCE_DIR   (exit 77: skipped)
 set -uo pipefail
@@ -119,6 +120,9 @@ export STRATA_FAKE_CUDA="name=NVIDIA H200;nvml_driver=580.65.06"
 if [ "\$SLURMD_NODENAME" = n2 ] && [ ! -e "$work/n2-healed" ]; then
   export STRATA_FAKE_CUDA="\$STRATA_FAKE_CUDA;nvml_init=18"
 fi
+if [ "\$SLURMD_NODENAME" = n3 ] && [ -e "$work/n3-sick" ]; then
+  export STRATA_FAKE_CUDA="\$STRATA_FAKE_CUDA;devices=2;ecc_uncorrected=0,4"
+fi
 exec "$strata" "\$@"
 NODE
 chmod +x "$work/strata-node"
@@ -194,6 +198,11 @@ grep -q '^strata_healthy{command="doctor"} 1$' "$work/health-n1.prom" 2>/dev/nul
   fail "n1's health metrics: $(head -n 5 "$work/health-n1.prom" 2>/dev/null)"
 touch "$work/n2-healed"
 wait_for n2 "State=IDLE\ *" 60 || fail "the health check resumes the healed n2: $(node_state n2)"
+# A GPU of n3 starts reporting uncorrectable ECC errors: the health verdict
+# drains it with the check and the GPU in the reason.
+touch "$work/n3-sick"
+wait_for n3 "*DRAIN*Reason=strata:\ health.memory:\ GPU memory:\ GPU 1 (0000:19:00):\ 4 uncorrectable*" 60 ||
+  fail "the health check drains n3 for its ECC errors: $(node_state n3)"
 
 if [ $failures -gt 0 ]; then
   echo "$failures failure(s)"

@@ -9,6 +9,7 @@
 #include "doctor/build_info.h"
 #include "doctor/kernel_images.h"
 #include "doctor/plugin_tasks.h"
+#include "probes/kernel_log.h"
 #include "probes/probes.h"
 
 namespace strata {
@@ -78,10 +79,12 @@ Report run_doctor(const RunOptions& options, const ProbeContext& context) {
             return scan_framework_layer(context, options.frameworks);
         });
     run_core_probes(context, report);
+    probe_kernel_log(context, options.health.kernel_log, report);
     auto loaded = probe_plugins(options, "probe", report);
     // Reading strata's own fat binaries is static, like a probe: never gated.
     check_own_kernel_images(options.executable, report);
     run_diagnosis_rules(context, report);
+    judge_node_health(context, options.health, report);
     // Static too (files only, nothing imported), and last in layer order, so
     // its findings gate none of the self-tests below.
     if (frameworks.valid())

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "diagnosis/health_rules.h"
 #include "frameworks/framework_layer.h"
 #include "model/report.h"
 #include "plugins/discovery.h"
@@ -20,6 +21,7 @@ struct RunOptions {
     bool selftests = true;
     bool frameworks_scanned = true;  // the framework layer (off for `doctor --level health`)
     FrameworkOptions frameworks;     // which Python environments, and --sm/--driver targets
+    HealthOptions health;            // --kernel-log, --expect-gpus
     // When set, every plugin task must end by then: each worker's deadlines
     // are cut to the time left, and a self-test with no time left is skipped.
     std::optional<std::chrono::steady_clock::time_point> deadline;

@@ -1,6 +1,7 @@
 #include <ctime>
 #include <map>
 
+#include "diagnosis/health_rules.h"
 #include "report/writers.h"
 
 namespace strata {
@@ -72,6 +73,7 @@ Json report_to_json(const Report& report, const RunInfo& run) {
             {"duration_ms", run.duration.count()},
             {"exit_code", report.exit_code()},
             {"summary", summary},
+            {"health", std::string(health_verdict_name(health_verdict(report)))},
             {"layers", layers},
             {"checks", checks},
             {"plugins", plugins},

@@ -1,5 +1,6 @@
 #include <algorithm>
 
+#include "diagnosis/health_rules.h"
 #include "report/columns.h"
 #include "report/writers.h"
 
@@ -96,6 +97,7 @@ std::string render_text(const Report& report, bool color) {
            std::to_string(warned) + " warnings, " + std::to_string(skipped) + " skipped" +
            (ignored ? ", " + std::to_string(ignored) + " failed but ignored" : "") + "; " +
            std::to_string(report.plugins().size()) + " plugin(s)\n";
+    out += "node health: " + std::string(health_verdict_name(health_verdict(report))) + "\n";
     return out;
 }
 

@@ -1,0 +1,228 @@
+// Node health: Xid events read from kernel logs as the driver prints them,
+// and each health check judged from the facts the driver plugin records.
+#include <catch2/catch.hpp>
+#include <fstream>
+
+#include "diagnosis/health_rules.h"
+#include "probes/kernel_log.h"
+#include "probes/probes.h"
+#include "support/fixture_tree.h"
+
+using namespace strata;
+
+namespace {
+
+// A kernel log as dmesg, journalctl (-o short and -o short-iso) and a newer
+// driver's multi-line report print it, with lines that must not count.
+const char* kLog =
+    "[    4.912345] nvidia: module license 'NVIDIA' taints kernel.\n"
+    "[    5.001122] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  580.65.06  Sun Jul 27 07:09:59 UTC 2025\n"
+    "[ 1843.308145] NVRM: Xid (PCI:0000:3b:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the "
+    "bus.\n"
+    "Dec 03 10:11:12 gpu017 kernel: NVRM: Xid (PCI:0000:18:00): 13, pid=4242, name=python3, Graphics "
+    "Exception: ESR 0x405840=0x13000000\n"
+    "2026-12-03T10:12:00+0000 gpu017 kernel: NVRM: Xid (PCI:0000:18:00): 13, pid=4243, name=python3, "
+    "Graphics Exception\n"
+    "[ 1900.000001] NVRM: Xid (PCI:0000:5e:00): 48, pid=1001, name=train, DBE (double bit error) ECC error\n"
+    "[ 2001.500000] NVRM: The NVIDIA GPU 0000:b3:00.0\n"
+    "               NVRM: (PCI ID: 10de:2335) installed in this system has\n"
+    "               NVRM: fallen off the bus and is not responding to commands.\n"
+    "[ 2002.000000] usb 1-1: new high-speed USB device number 2 using xhci_hcd (id 0x8087)\n"
+    "[ 2003.000000] audit: type=1400 apparmor=\"DENIED\" operation=\"open\" profile=\"android\"\n";
+
+// A report with the facts the driver plugin records for `count` GPUs on
+// buses 0x18, 0x19, ... (the fake NVML's layout).
+Report gpus(int count) {
+    Report report;
+    add_fact(report, Layer::device, "device.count", count, "test");
+    for (int i = 0; i < count; ++i) {
+        char bus[32];
+        std::snprintf(bus, sizeof bus, "0000:%02X:00.0", 0x18 + i);
+        add_fact(report, Layer::device, "device." + std::to_string(i) + ".pci_bus_id", std::string(bus),
+                 "test");
+    }
+    return report;
+}
+
+void set(Report& report, int gpu, const std::string& field, Json value) {
+    add_fact(report, Layer::device, "device." + std::to_string(gpu) + "." + field, std::move(value), "test");
+}
+
+const Check& judged(Report& report, const std::string& id, const HealthOptions& options = {}) {
+    ProbeContext context("/nonexistent-root", {});
+    judge_node_health(context, options, report);
+    const Check* check = report.find_check(id);
+    REQUIRE(check != nullptr);
+    return *check;
+}
+
+}  // namespace
+
+TEST_CASE("Xid events are read from every log format, with their GPU and time") {
+    KernelLog log;
+    log.source = "test";
+    std::string text = kLog;
+    for (size_t start = 0, end; start < text.size(); start = end + 1) {
+        end = text.find('\n', start);
+        log.lines.push_back(text.substr(start, end - start));
+    }
+    std::vector<LoggedXid> events = find_xid_events(log);
+    REQUIRE(events.size() == 5);
+    CHECK(events[0].event.number == 79);
+    CHECK(events[0].event.pci == "0000:3b:00");
+    CHECK(events[0].time == "[ 1843.308145]");
+    CHECK(events[1].event.number == 13);
+    CHECK(events[1].time == "Dec 03 10:11:12");
+    CHECK(events[2].time == "2026-12-03T10:12:00+0000");
+    CHECK(events[3].event.number == 48);
+    // The newer driver's report without an Xid is read as Xid 79.
+    CHECK(events[4].event.number == 79);
+    CHECK(canonical_pci(events[4].event.pci) == "0000:b3:00");
+}
+
+TEST_CASE("a saved kernel log is read from its newest part; a missing one is bad usage") {
+    test::FixtureTree tree;
+    tree.write("/kern.log", kLog);
+    ProbeContext context(tree.root(), {});
+    Report report;
+    probe_kernel_log(context, (tree.root() / "kern.log").string(), report);
+    const Fact* events = report.find_fact("host.kernel_log.xid_events");
+    REQUIRE(events != nullptr);
+    CHECK(events->value.size() == 5);
+    CHECK_THROWS(probe_kernel_log(context, (tree.root() / "missing.log").string(), report));
+    CHECK_THROWS(probe_kernel_log(context, tree.root().string(), report));  // a directory
+}
+
+TEST_CASE("Xid events are judged by what they point at, also on GPUs no longer present") {
+    Report report = gpus(2);  // 0000:18:00 and 0000:19:00
+    add_fact(report, Layer::host, "host.kernel_log.source", "test", "test");
+    add_fact(report, Layer::host, "host.kernel_log.xid_events",
+             Json::array({{{"xid", 13}, {"pci", "0000:18:00"}, {"time", "[1.0]"}}}), "test");
+    Report application = report;
+    CHECK(judged(application, "health.xid").status == Status::pass);  // an application's fault
+    add_fact(report, Layer::host, "host.kernel_log.xid_events",
+             Json::array({{{"xid", 13}, {"pci", "0000:18:00"}, {"time", "[1.0]"}},
+                          {{"xid", 119}, {"pci", "0000:19:00"}, {"time", "[2.0]"}}}),
+             "test");
+    Report driver = report;
+    const Check& gsp = judged(driver, "health.xid");
+    CHECK(gsp.status == Status::warn);
+    CHECK_THAT(gsp.summary, Catch::Contains("GPU 1 (0000:19:00): Xid 119 x1"));
+    add_fact(report, Layer::host, "host.kernel_log.xid_events",
+             Json::array({{{"xid", 79}, {"pci", "0000:3b:00"}, {"time", "[3.0]"}}}), "test");
+    const Check& vanished = judged(report, "health.xid");
+    CHECK(vanished.status == Status::fail);
+    CHECK_THAT(vanished.summary, Catch::Contains("0000:3b:00 (not present now"));
+    CHECK_THAT(vanished.remedy, Catch::Contains("drain the node"));
+}
+
+TEST_CASE("an unreadable kernel log skips the Xid check and says how to read one") {
+    Report report = gpus(1);
+    add_fact(report, Layer::host, "host.kernel_log.problem", "/dev/kmsg: Operation not permitted", "test");
+    const Check& check = judged(report, "health.xid");
+    CHECK(check.status == Status::skip);
+    CHECK_THAT(check.remedy, Catch::Contains("--kernel-log"));
+}
+
+TEST_CASE("memory health: volatile, lifetime, retired pages and row remapping") {
+    auto memory = [](auto&& configure) {
+        Report report = gpus(2);
+        for (int gpu = 0; gpu < 2; ++gpu) {
+            set(report, gpu, "ecc_errors.volatile_uncorrected", 0);
+            set(report, gpu, "ecc_errors.aggregate_uncorrected", 0);
+            set(report, gpu, "retired_pages_pending", false);
+            set(report, gpu, "row_remap.pending", false);
+            set(report, gpu, "row_remap.failed", false);
+        }
+        configure(report);
+        return judged(report, "health.memory").status;
+    };
+    CHECK(memory([](Report&) {}) == Status::pass);
+    CHECK(memory([](Report& r) { set(r, 1, "ecc_errors.volatile_uncorrected", 2); }) == Status::fail);
+    CHECK(memory([](Report& r) { set(r, 1, "ecc_errors.aggregate_uncorrected", 2); }) == Status::warn);
+    CHECK(memory([](Report& r) { set(r, 0, "retired_pages_pending", true); }) == Status::fail);
+    CHECK(memory([](Report& r) { set(r, 0, "row_remap.pending", true); }) == Status::fail);
+    CHECK(memory([](Report& r) { set(r, 0, "row_remap.failed", true); }) == Status::fail);
+    CHECK(memory([](Report& r) { set(r, 0, "ecc_errors.volatile_corrected", 500); }) == Status::pass);
+}
+
+TEST_CASE("throttling: hardware limits and heat are faults, idle and power caps are not") {
+    auto throttle = [](const std::string& limits, long long temperature) {
+        Report report = gpus(1);
+        set(report, 0, "clock_limits", limits);
+        set(report, 0, "temperature_c", temperature);
+        set(report, 0, "slowdown_temperature_c", 87);
+        return judged(report, "health.throttling").status;
+    };
+    CHECK(throttle("none", 40) == Status::pass);
+    CHECK(throttle("sw_power_cap, applications_clocks_setting", 60) == Status::pass);
+    CHECK(throttle("hw_slowdown", 40) == Status::fail);
+    CHECK(throttle("hw_power_brake", 40) == Status::fail);
+    CHECK(throttle("sw_thermal", 40) == Status::fail);
+    CHECK(throttle("none", 84) == Status::warn);
+    CHECK(throttle("none", 87) == Status::fail);
+}
+
+TEST_CASE("PCIe: a narrow link fails, a slower generation at idle does not; sysfs stands in for NVML") {
+    Report report = gpus(2);
+    set(report, 0, "pcie.width", 16);
+    set(report, 0, "pcie.max_width", 16);
+    set(report, 0, "pcie.generation", 1);  // idle
+    set(report, 0, "pcie.max_generation", 5);
+    set(report, 1, "pcie.width", 8);
+    set(report, 1, "pcie.max_width", 16);
+    const Check& check = judged(report, "health.pcie");
+    CHECK(check.status == Status::fail);
+    CHECK_THAT(check.summary, Catch::Contains("GPU 1 (0000:19:00): x8 of x16"));
+
+    test::FixtureTree tree;
+    tree.write("/sys/bus/pci/devices/0000:18:00.0/current_link_width", "4\n");
+    tree.write("/sys/bus/pci/devices/0000:18:00.0/max_link_width", "16\n");
+    Report from_sysfs = gpus(1);
+    ProbeContext context(tree.root(), {});
+    judge_node_health(context, {}, from_sysfs);
+    const Check* sysfs = from_sysfs.find_check("health.pcie");
+    REQUIRE(sysfs != nullptr);
+    CHECK(sysfs->status == Status::fail);
+    CHECK_THAT(sysfs->summary, Catch::Contains("x4 of x16 (sysfs)"));
+}
+
+TEST_CASE("NVLink, GPU count and stragglers") {
+    Report report = gpus(3);
+    for (int gpu = 0; gpu < 3; ++gpu) {
+        set(report, gpu, "nvlink.up", gpu == 2 ? 16 : 18);
+        set(report, gpu, "nvlink.down", gpu == 2 ? "3,7" : "");
+        set(report, gpu, "max_sm_clock_mhz", gpu == 1 ? 1200 : 1980);
+    }
+    HealthOptions options;
+    options.expected_gpus = 8;
+    CHECK(judged(report, "health.nvlink", options).status == Status::fail);
+    CHECK_THAT(report.find_check("health.nvlink")->summary,
+               Catch::Contains("GPU 2 (0000:1a:00): link(s) 3,7 down"));
+    CHECK(report.find_check("health.gpu_count")->status == Status::fail);
+    CHECK_THAT(report.find_check("health.gpu_count")->summary,
+               Catch::Contains("3 GPU(s) usable through CUDA"));
+    CHECK(report.find_check("health.stragglers")->status == Status::fail);
+    CHECK_THAT(report.find_check("health.stragglers")->summary, Catch::Contains("GPU 1 (0000:19:00)"));
+    Report enough = gpus(3);
+    options.expected_gpus = 3;
+    CHECK(judged(enough, "health.gpu_count", options).status == Status::pass);
+    CHECK(enough.find_check("health.nvlink") == nullptr);  // no NVLink facts: no check, not a pass
+}
+
+TEST_CASE("the node's verdict: drain on a failure, warning on a health warning") {
+    Report report = gpus(1);
+    set(report, 0, "temperature_c", 84);
+    set(report, 0, "slowdown_temperature_c", 87);
+    judged(report, "health.throttling");
+    CHECK(health_verdict(report) == HealthVerdict::warning);
+    set(report, 0, "ecc_errors.volatile_uncorrected", 1);
+    Report failing = gpus(1);
+    set(failing, 0, "ecc_errors.volatile_uncorrected", 1);
+    judged(failing, "health.memory");
+    CHECK(health_verdict(failing) == HealthVerdict::drain);
+    Report healthy = gpus(1);
+    CHECK(health_verdict(healthy) == HealthVerdict::healthy);
+    CHECK(canonical_pci("00000000:3B:00.0") == "0000:3b:00");
+    CHECK(canonical_pci("not an address") == "");
+}
