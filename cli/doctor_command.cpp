@@ -30,7 +30,7 @@ std::function<int()> register_doctor(CLI::App& app, const std::string& executabl
     struct Options {
         PluginOptions plugins;
         EnvironmentOptions environments;
-        bool json = false, markdown = false, no_selftest = false;
+        bool json = false, markdown = false, no_selftest = false, prove_frameworks = false;
         std::string junit, color = "auto", prometheus, level = "full";
         std::vector<std::string> ignore_checks;
         HealthOptions health;
@@ -47,6 +47,9 @@ std::function<int()> register_doctor(CLI::App& app, const std::string& executabl
     add_prometheus_option(*command, options->prometheus);
     add_ignore_check_option(*command, options->ignore_checks);
     add_health_options(*command, options->health);
+    command->add_flag("--prove-frameworks", options->prove_frameworks,
+                      "Also import each framework found, in a child with a deadline, and hold its own view "
+                      "against strata's reading of its files");
     command->add_flag("--no-selftest", options->no_selftest, "Run probes only, no self-tests");
     command
         ->add_option("--level", options->level,
@@ -62,6 +65,7 @@ std::function<int()> register_doctor(CLI::App& app, const std::string& executabl
         RunOptions run = make_run_options(options->plugins, options->environments, executable);
         run.selftests = !options->no_selftest;
         run.health = options->health;
+        run.prove_frameworks = options->prove_frameworks;
         if (options->level == "health") {
             run.frameworks_scanned = false;
             run.deadline = started + kHealthBudget;

@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 #include "doctor/doctor.h"
 #include "frameworks/framework_layer.h"
+#include "frameworks/framework_proof.h"
 #include "model/usage_error.h"
 #include "probes/kernel_module_version.h"
 #include "probes/probes.h"
@@ -129,7 +130,8 @@ std::function<int()> register_frameworks(CLI::App& app) {
         EnvironmentOptions environments;
         std::vector<std::string> sms;
         std::string driver, color = "auto";
-        bool json = false;
+        bool json = false, prove = false;
+        double prove_timeout_s = 120;
     };
     auto options = std::make_shared<Options>();
     CLI::App* command = app.add_subcommand("frameworks",
@@ -144,6 +146,15 @@ std::function<int()> register_frameworks(CLI::App& app) {
     command->add_option("--driver", options->driver,
                         "Judge against this driver version instead of the installed one, e.g. 570.86.10");
     command->add_flag("--json", options->json, "Print the framework layer as a strata report (JSON)");
+    command->add_flag(
+        "--prove", options->prove,
+        "Also import each framework in a child with a deadline: its own view (CUDA, cuDNN, NCCL, "
+        "architectures, GPUs, loaded libraries) held against strata's reading, and one verified "
+        "GPU computation where a GPU is usable");
+    command
+        ->add_option("--prove-timeout", options->prove_timeout_s,
+                     "Deadline per import in seconds (default 120)")
+        ->check(CLI::Range(1.0, 3600.0));
     command->add_option("--color", options->color, "Colour the text: auto, always or never")
         ->check(CLI::IsMember({"auto", "always", "never"}));
 
@@ -172,6 +183,12 @@ std::function<int()> register_frameworks(CLI::App& app) {
         RunInfo info{"frameworks", utc_timestamp_now(), {}};
         FrameworkLayer layer = scan_framework_layer(context, framework_options);
         judge_framework_layer(layer, targets, report);
+        if (options->prove) {
+            ProofOptions proof;
+            proof.deadline =
+                std::chrono::milliseconds(static_cast<long long>(options->prove_timeout_s * 1000));
+            prove_frameworks(layer, static_cast<long long>(present.gpus.size()), proof, report);
+        }
         info.duration =
             std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
         if (options->json)

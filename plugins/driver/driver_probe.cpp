@@ -132,6 +132,14 @@ void describe_nvml_health(const plugin::Reporter& report, const NvmlApi& nvml, c
     link(nvml.device_pcie_max_generation, "pcie.max_generation", "nvmlDeviceGetMaxPcieLinkGeneration");
     link(nvml.device_pcie_width, "pcie.width", "nvmlDeviceGetCurrPcieLinkWidth");
     link(nvml.device_pcie_max_width, "pcie.max_width", "nvmlDeviceGetMaxPcieLinkWidth");
+    NvmlFabricInfo fabric{};
+    if (nvml.device_fabric_info && nvml.device_fabric_info(device, &fabric) == 0 && fabric.state != 0) {
+        static constexpr const char* kStates[] = {"not_supported", "not_started", "in_progress", "completed"};
+        report.fact(prefix + "fabric.state", fabric.state < 4 ? kStates[fabric.state] : "unknown",
+                    "nvmlDeviceGetGpuFabricInfo");
+        report.fact(prefix + "fabric.status", static_cast<int64_t>(fabric.status),
+                    "nvmlDeviceGetGpuFabricInfo");
+    }
     if (nvml.device_nvlink_state) {
         int64_t up = 0;
         std::string down;

@@ -55,6 +55,7 @@ NvmlApi open_nvml_api() {
     resolve(api.device_pcie_width, "nvmlDeviceGetCurrPcieLinkWidth");
     resolve(api.device_pcie_max_width, "nvmlDeviceGetMaxPcieLinkWidth");
     resolve(api.device_nvlink_state, "nvmlDeviceGetNvLinkState");
+    resolve(api.device_fabric_info, "nvmlDeviceGetGpuFabricInfo");
     return api;
 }
 

@@ -20,6 +20,14 @@ struct NvmlPciInfo {
     char bus_id[32];
 };
 
+// nvmlGpuFabricInfo_t (R525+): a GPU's registration with the NVSwitch fabric.
+struct NvmlFabricInfo {
+    unsigned char cluster_uuid[16];
+    nvmlReturn status;  // of the registration
+    unsigned clique_id;
+    unsigned char state;  // 0 not supported, 1 not started, 2 in progress, 3 completed
+};
+
 struct NvmlApi {
     void* handle = nullptr;
     std::string path;
@@ -56,6 +64,7 @@ struct NvmlApi {
     nvmlReturn (*device_pcie_width)(nvmlDevice, unsigned*) = nullptr;
     nvmlReturn (*device_pcie_max_width)(nvmlDevice, unsigned*) = nullptr;
     nvmlReturn (*device_nvlink_state)(nvmlDevice, unsigned, int*) = nullptr;
+    nvmlReturn (*device_fabric_info)(nvmlDevice, NvmlFabricInfo*) = nullptr;
 
     bool usable() const { return init && shutdown && device_count && device_by_index; }
     std::string describe(nvmlReturn result) const;

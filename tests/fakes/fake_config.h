@@ -47,6 +47,10 @@
  *   nvlinks=<n>            NVLink links the GPU has (default 0: none)
  *   nvlink_down=<n>        how many of them are down (default 0)
  *   max_sm_clock=<MHz>     the maximum SM clock (default 1980)
+ *   fabric_state=<0-3>     NVSwitch fabric registration: 0 not supported (no
+ *                          NVSwitch, the default), 1 not started, 2 in
+ *                          progress, 3 completed
+ *   fabric_status=<nvmlReturn>  the registration's result
  *
  * A launch succeeds but does no work, so results read back unchanged: the
  * fake is a driver that silently drops kernels, which verification must catch.

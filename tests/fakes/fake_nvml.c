@@ -236,6 +236,22 @@ FAKE_UNSIGNED_GETTER(nvmlDeviceGetMaxPcieLinkGeneration, "pcie_gen_max", 5)
 FAKE_UNSIGNED_GETTER(nvmlDeviceGetCurrPcieLinkWidth, "pcie_width", 16)
 FAKE_UNSIGNED_GETTER(nvmlDeviceGetMaxPcieLinkWidth, "pcie_width_max", 16)
 
+typedef struct {
+    unsigned char clusterUuid[16];
+    nvmlReturn_t status;
+    unsigned int cliqueId;
+    unsigned char state;
+} nvmlGpuFabricInfo_t;
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetGpuFabricInfo(nvmlDevice_t device, nvmlGpuFabricInfo_t* info) {
+    nvmlReturn_t rc = check_device(device);
+    if (rc != 0) return rc;
+    memset(info, 0, sizeof *info);
+    info->state = (unsigned char)per_gpu("fabric_state", device, 0);
+    info->status = (nvmlReturn_t)per_gpu("fabric_status", device, 0);
+    return 0;
+}
+
 FAKE_EXPORT nvmlReturn_t nvmlDeviceGetNvLinkState(nvmlDevice_t device, unsigned link, int* active) {
     nvmlReturn_t rc = check_device(device);
     if (rc != 0) return rc;

@@ -53,14 +53,15 @@ for name in ("health.xid", "health.memory", "health.throttling", "health.pcie", 
     check(checks.get(name, {}).get("status") == "pass", f"{name} passes on a healthy node: {checks.get(name)}")
 
 # 2. Each fault on its own GPU of a four-GPU node, through NVML.
-faults = {
-    "health.memory": ("ecc_uncorrected=0,2", "GPU 1 (0000:19:00): 2 uncorrectable ECC error(s)"),
-    "health.throttling": ("clock_reasons=0,0,0x80", "GPU 2 (0000:1a:00): power brake"),
-    "health.pcie": ("pcie_width=16,16,16,8", "GPU 3 (0000:1b:00): x8 of x16"),
-    "health.nvlink": ("nvlinks=18;nvlink_down=0,1", "GPU 1 (0000:19:00): link(s) 17 down"),
-    "health.stragglers": ("max_sm_clock=1980,1980,1100", "GPU 2 (0000:1a:00): maximum SM clock 1100 MHz"),
-}
-for name, (keys, needle) in faults.items():
+faults = [
+    ("health.memory", "ecc_uncorrected=0,2", "GPU 1 (0000:19:00): 2 uncorrectable ECC error(s)"),
+    ("health.throttling", "clock_reasons=0,0,0x80", "GPU 2 (0000:1a:00): power brake"),
+    ("health.pcie", "pcie_width=16,16,16,8", "GPU 3 (0000:1b:00): x8 of x16"),
+    ("health.nvlink", "nvlinks=18;nvlink_down=0,1", "GPU 1 (0000:19:00): link(s) 17 down"),
+    ("health.nvlink", "nvlinks=18;fabric_state=3,3,1", "GPU 2 (0000:1a:00): NVSwitch fabric registration not_started"),
+    ("health.stragglers", "max_sm_clock=1980,1980,1100", "GPU 2 (0000:1a:00): maximum SM clock 1100 MHz"),
+]
+for name, keys, needle in faults:
     status, report, checks = health("devices=4;" + keys, "--kernel-log", empty_log)
     check(status == 1 and report.get("health") == "drain", f"{name}: exit {status}, verdict {report.get('health')}")
     check(checks.get(name, {}).get("status") == "fail" and needle in checks[name]["summary"],

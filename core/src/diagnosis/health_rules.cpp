@@ -305,11 +305,24 @@ void judge_nvlink(Report& report, const std::vector<Gpu>& present) {
             found.failures.push_back(gpu.label + ": link(s) " + *down + " down, " +
                                      std::to_string(gpu_int(report, gpu, "nvlink.up").value_or(0)) + " up");
     }
+    // On NVSwitch systems each GPU registers with the fabric; until it has,
+    // NVLink traffic between GPUs fails.
+    for (const Gpu& gpu : present) {
+        auto state = fact_string(report, key(gpu, "fabric.state"));
+        if (!state) continue;
+        any = true;
+        found.facts.push_back(key(gpu, "fabric.state"));
+        long long status = gpu_int(report, gpu, "fabric.status").value_or(0);
+        if (*state != "completed" || status != 0)
+            found.failures.push_back(gpu.label + ": NVSwitch fabric registration " + *state +
+                                     (status != 0 ? " (NVML error " + std::to_string(status) + ")" : ""));
+    }
     if (!any) return;
     found.remedy =
         "reset the GPU; if links stay down, check the NVLink bridges or the NVSwitch baseboard, and on "
         "NVSwitch systems that nvidia-fabricmanager is running";
-    add(report, "health.nvlink", "NVLink links down", found, "every NVLink link is up");
+    add(report, "health.nvlink", "NVLink and the NVSwitch fabric", found,
+        "every NVLink link is up (and every GPU is registered with the fabric)");
 }
 
 // ---- inventory ------------------------------------------------------------------

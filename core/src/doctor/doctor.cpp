@@ -4,11 +4,13 @@
 #include <future>
 #include <thread>
 
+#include "diagnosis/fact_access.h"
 #include "diagnosis/image_verdicts.h"
 #include "diagnosis/rules.h"
 #include "doctor/build_info.h"
 #include "doctor/kernel_images.h"
 #include "doctor/plugin_tasks.h"
+#include "frameworks/framework_proof.h"
 #include "probes/kernel_log.h"
 #include "probes/probes.h"
 
@@ -87,10 +89,13 @@ Report run_doctor(const RunOptions& options, const ProbeContext& context) {
     judge_node_health(context, options.health, report);
     // Static too (files only, nothing imported), and last in layer order, so
     // its findings gate none of the self-tests below.
-    if (frameworks.valid())
-        judge_framework_layer(frameworks.get(),
-                              framework_targets(options.frameworks, gpus_from_facts(report)), report);
-    else
+    if (frameworks.valid()) {
+        FrameworkLayer layer = frameworks.get();
+        judge_framework_layer(layer, framework_targets(options.frameworks, gpus_from_facts(report)), report);
+        // Importing is opt-in: it runs the frameworks' own code.
+        if (options.prove_frameworks)
+            prove_frameworks(layer, fact_int(report, "device.count").value_or(0), {}, report);
+    } else
         report.add_check(make_check("framework.found", Layer::framework, Status::skip,
                                     "frameworks not read: not part of this level (run the full doctor)"));
     if (!options.selftests) return report;

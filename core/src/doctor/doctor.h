@@ -22,6 +22,7 @@ struct RunOptions {
     bool frameworks_scanned = true;  // the framework layer (off for `doctor --level health`)
     FrameworkOptions frameworks;     // which Python environments, and --sm/--driver targets
     HealthOptions health;            // --kernel-log, --expect-gpus
+    bool prove_frameworks = false;   // import each framework found (--prove-frameworks)
     // When set, every plugin task must end by then: each worker's deadlines
     // are cut to the time left, and a self-test with no time left is skipped.
     std::optional<std::chrono::steady_clock::time_point> deadline;
