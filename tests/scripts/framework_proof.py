@@ -8,13 +8,14 @@ file, so its own interpreter imports the real thing:
      NCCL 2.20.5, the libraries it mapped) agrees with strata's reading, and
      it sees no GPU with torch's own reason;
   2. with the pinned cuDNN wheel removed (a hard-linked copy of the install),
-     the import fails and is explained in the library layer;
+     or its cuBLASLt replaced by the toolkit's CUDA 13 build, the import fails
+     and is explained in the library layer;
   3. with NCCL replaced by another build (2.27.7), the library the child
      mapped answers 2.27.7 where torch was built with and pins 2.20.5 (torch
      itself reports the version it was compiled with): the second witness;
   4. a framework whose import hangs, or crashes, is bounded and reported.
 
-usage: framework_proof.py STRATA TORCH_SITE TORCH_DEPS NCCL_WHEEL_LIB
+usage: framework_proof.py STRATA TORCH_SITE TORCH_DEPS NCCL_WHEEL_LIB CUDA_LIBRARY_DIR
 """
 import json
 import os
@@ -23,7 +24,7 @@ import subprocess
 import sys
 import tempfile
 
-STRATA, SITE, DEPS, NCCL = (os.path.realpath(a) for a in sys.argv[1:5])
+STRATA, SITE, DEPS, NCCL, CUDA_LIB = (os.path.realpath(a) for a in sys.argv[1:6])
 failures = []
 
 
@@ -86,6 +87,17 @@ try:
           "libcudnn.so.8" in proof.get("summary", ""), f"no cuDNN: {proof.get('summary')}")
     check("explained in the library layer" in proof.get("evidence", ""), f"its layer: {proof.get('evidence', '')[:300]}")
     check(status == 1, f"a failed import exits 1, got {status}")
+
+    # 2b. cuBLASLt replaced by the wrong major (the toolkit's CUDA 13 build in
+    #     the CUDA 12 wheel's place): the loader refuses it, in the library layer.
+    wrong = broken_copy("wrong-cublaslt")
+    target = f"{wrong}/nvidia/cublas/lib/libcublasLt.so.12"
+    os.unlink(target)
+    os.symlink(os.path.realpath(f"{CUDA_LIB}/libcublasLt.so.13"), target)
+    status, checks = prove(venv_seeing(work, "wrong-cublaslt-venv", DEPS, wrong))
+    proof = checks.get("framework.torch.proof", {})
+    check(proof.get("status") == "fail" and "version `libcublasLt.so.12' not found" in proof.get("summary", "") and
+          "explained in the library layer" in proof.get("evidence", ""), f"the wrong cuBLASLt: {proof}")
 
     # 3. NCCL replaced by another build: torch says 2.27.7, the pins say 2.20.5.
     other_nccl = broken_copy("other-nccl")
