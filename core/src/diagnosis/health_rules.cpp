@@ -8,6 +8,7 @@
 #include "diagnosis/fact_access.h"
 #include "explain/xid_catalog.h"
 #include "probes/probes.h"
+#include "probes/text_util.h"
 
 namespace strata {
 
@@ -50,12 +51,6 @@ bool gpu_has(const Report& report, const Gpu& gpu, const std::string& field) {
     return report.find_fact(key(gpu, field)) != nullptr;
 }
 
-std::string join(const std::vector<std::string>& items, const char* separator = "; ") {
-    std::string out;
-    for (const std::string& item : items) out += (out.empty() ? "" : separator) + item;
-    return out;
-}
-
 // Adds one node-level check from what was found on each GPU.
 struct Findings {
     std::vector<std::string> failures, warnings, notes;
@@ -68,14 +63,14 @@ void add(Report& report, const std::string& id, const std::string& what, const F
     Status status = !found.failures.empty()   ? Status::fail
                     : !found.warnings.empty() ? Status::warn
                                               : Status::pass;
-    std::string summary = status == Status::fail   ? what + ": " + join(found.failures)
-                          : status == Status::warn ? what + ": " + join(found.warnings)
+    std::string summary = status == Status::fail   ? what + ": " + join(found.failures, "; ")
+                          : status == Status::warn ? what + ": " + join(found.warnings, "; ")
                                                    : all_well;
     // The evidence is what the summary does not already say.
     std::vector<std::string> evidence;
     if (status == Status::fail) evidence = found.warnings;
     if (status != Status::pass) evidence.insert(evidence.end(), found.notes.begin(), found.notes.end());
-    report.add_check(make_check(id, Layer::device, status, summary, join(evidence),
+    report.add_check(make_check(id, Layer::device, status, summary, join(evidence, "; "),
                                 status == Status::pass ? "" : found.remedy, found.facts));
 }
 
@@ -153,7 +148,7 @@ void judge_xid(Report& report, const std::vector<Gpu>& present) {
     std::string source = fact_string(report, "host.kernel_log.source").value_or("the kernel log");
     add(report, "health.xid", "Xid events in " + source, found,
         by_gpu.empty() ? "no Xid event in " + source
-                       : "only application faults in " + source + " (" + join(found.notes) + ")");
+                       : "only application faults in " + source + " (" + join(found.notes, "; ") + ")");
 }
 
 // ---- memory ------------------------------------------------------------------
