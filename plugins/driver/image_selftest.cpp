@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <string_view>
 
@@ -272,6 +273,11 @@ void selftest_images(const plugin::Reporter& report) {
                       api.loaded() ? "" : api.load_error});
         return;
     }
+    // The driver keeps JIT results in its compute cache (~/.nv/ComputeCache)
+    // across processes, so a second run would time a cache lookup, not a JIT.
+    // It reads CUDA_CACHE_DISABLE when it initialises: set first, in this
+    // worker process only.
+    setenv("CUDA_CACHE_DISABLE", "1", 1);
     CUresult rc = api.init(0);
     int count = 0;
     if (rc == CUDA_SUCCESS) rc = api.device_get_count(&count);

@@ -85,6 +85,8 @@ static void apply(fake_config* config, const char* key, const char* value) {
         config->ctx_set_current = parse_int(value, config->ctx_set_current);
     else if (strcmp(key, "strict_contexts") == 0)
         config->strict_contexts = parse_int(value, config->strict_contexts);
+    else if (strcmp(key, "jit_ms") == 0)
+        config->jit_ms = parse_int(value, config->jit_ms);
     else
         keep_extra(key, value);
 }

@@ -32,6 +32,11 @@
  *   strict_contexts=<0|1>  cuDevicePrimaryCtxRetain fails with 999 while an
  *                          earlier primary context is retained and not yet
  *                          released: a leak shows on the next GPU.
+ *   jit_ms=<n>             loading a PTX image takes n ms (default 0), unless
+ *                          the compute cache has it: as the real driver, the
+ *                          fake keeps JIT results in $CUDA_CACHE_PATH (or
+ *                          $HOME/.nv/ComputeCache) across processes, unless
+ *                          CUDA_CACHE_DISABLE=1 was set when cuInit ran.
  *
  * GPU health, through NVML; each value may be a comma-separated list, one
  * value per GPU, the last repeating ("pcie_width=16,8": GPU 1 and later x8):
@@ -72,6 +77,7 @@ typedef struct fake_config {
     int mig;
     int ctx_set_current;
     int strict_contexts;
+    int jit_ms;
 } fake_config;
 
 /* Parsed once, on first use. */

@@ -10,12 +10,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "fake_config.h"
 
 #define FAKE_EXPORT __attribute__((visibility("default")))
 
 static int initialised = 0;
+static int cache_disabled = 0; /* CUDA_CACHE_DISABLE=1 at cuInit, as the driver reads it */
 
 static const fake_config* config(void) {
     return fake_config_get();
@@ -38,6 +42,8 @@ FAKE_EXPORT CUresult cuInit(unsigned int flags) {
     if (flags != 0) return CUDA_ERROR_INVALID_VALUE;
     if (config()->init != 0) return (CUresult)config()->init;
     initialised = 1;
+    const char* disable = getenv("CUDA_CACHE_DISABLE");
+    cache_disabled = disable && strcmp(disable, "1") == 0;
     return CUDA_SUCCESS;
 }
 
@@ -192,11 +198,57 @@ FAKE_EXPORT CUresult cuCtxSynchronize(void) {
     return require_init();
 }
 
+/* The compute cache's entry for a PTX image: a file named by the text's
+ * FNV-1a hash, in $CUDA_CACHE_PATH or $HOME/.nv/ComputeCache. */
+static int cache_entry(const char* ptx, char* path, size_t size) {
+    unsigned long long hash = 1469598103934665603ull;
+    for (const char* c = ptx; *c; ++c) hash = (hash ^ (unsigned char)*c) * 1099511628211ull;
+    const char* root = getenv("CUDA_CACHE_PATH");
+    const char* home = getenv("HOME");
+    char directory[4096];
+    if (root && *root)
+        snprintf(directory, sizeof directory, "%s", root);
+    else if (home && *home)
+        snprintf(directory, sizeof directory, "%s/.nv/ComputeCache", home);
+    else
+        return 0;
+    snprintf(path, size, "%s/strata-fake-%016llx", directory, hash);
+    char parent[4096];
+    snprintf(parent, sizeof parent, "%s/.nv", home ? home : "");
+    if (!root) mkdir(parent, 0700);
+    mkdir(directory, 0700);
+    return 1;
+}
+
+/* A PTX image costs jit_ms unless the compute cache already has it. */
+static void jit_compile(const void* image) {
+    const char* text = (const char*)image;
+    if (config()->jit_ms <= 0) return;
+    /* ELF cubins and fat binaries are not NUL-terminated text: not PTX. */
+    if (memcmp(text,
+               "\x7f"
+               "ELF",
+               4) == 0 ||
+        memcmp(text, "\x50\xed\x55\xba", 4) == 0)
+        return;
+    if (!strstr(text, ".version")) return;
+    char path[4200];
+    int cacheable = !cache_disabled && cache_entry(text, path, sizeof path);
+    if (cacheable && access(path, F_OK) == 0) return; /* a cache hit costs nothing */
+    struct timespec pause = {config()->jit_ms / 1000, (long)(config()->jit_ms % 1000) * 1000000L};
+    nanosleep(&pause, NULL);
+    if (cacheable) {
+        FILE* entry = fopen(path, "w");
+        if (entry) fclose(entry);
+    }
+}
+
 FAKE_EXPORT CUresult cuModuleLoadData(CUmodule* module, const void* image) {
     CUresult rc = require_init();
     if (rc != CUDA_SUCCESS) return rc;
     if (!module || !image) return CUDA_ERROR_INVALID_VALUE;
     if (config()->module_load != 0) return (CUresult)config()->module_load;
+    jit_compile(image);
     *module = (CUmodule)(void*)&fake_module;
     return CUDA_SUCCESS;
 }

@@ -287,6 +287,29 @@ TEST_CASE("a driver that accepts launches but drops them fails verification with
     CHECK(has(nccl.evidence, "GPU 0 (NVIDIA H200, CC 9.0): libnccl.so.2 -> sm_90 (native)"));
 }
 
+// The PTX path's JIT time, from the driver plugin's measurements.
+std::vector<double> jit_times(const Report& report) {
+    std::vector<double> out;
+    for (const Measurement& m : report.measurements())
+        if (m.origin == "driver" && m.name.size() > 7 && m.name.ends_with(".jit_ms")) out.push_back(m.value);
+    return out;
+}
+
+TEST_CASE("the PTX JIT is timed cold on every run, not served from the compute cache") {
+    FixtureTree tree;
+    gpu_machine(tree);
+    FixtureTree home;  // the user's ~/.nv/ComputeCache lives here
+    ScopedEnv scoped;
+    scoped.set("HOME", home.root().string());
+    // As the real driver: a JIT costs 300 ms unless its result is cached.
+    for (int run = 1; run <= 2; ++run) {
+        INFO("run " << run);
+        auto times = jit_times(doctor_with_fake(tree, "cc=9.0;name=NVIDIA H200;jit_ms=300"));
+        REQUIRE(!times.empty());
+        for (double ms : times) CHECK(ms >= 250);
+    }
+}
+
 TEST_CASE("a context that cannot be made current is released, not leaked") {
     FixtureTree tree;
     gpu_machine(tree);
