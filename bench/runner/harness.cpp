@@ -6,12 +6,14 @@
 #include <nvtx3/nvToolsExt.h>
 
 #include <cmath>
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "clock_monitor.h"
 #include "levels.h"
+#include "strata_kernels/kernels.h"
 #include "timed_loop.h"
 
 namespace strata::bench {
@@ -47,6 +49,12 @@ std::string gpu_unavailable(int device) {
     return {};
 }
 
+// The plugin's release_benchmarks, where its descriptor (ABI 1.3 and later) has one.
+strata_task_fn release_of(const strata_plugin_descriptor& plugin) {
+    constexpr size_t end = offsetof(strata_plugin_descriptor, release_benchmarks) + sizeof(strata_task_fn);
+    return plugin.struct_size >= end ? plugin.release_benchmarks : nullptr;
+}
+
 double peak_bandwidth_gbps(int device) {
     int clock_khz = 0, bus_bits = 0;
     if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, device) != cudaSuccess ||
@@ -74,9 +82,15 @@ strata_task_result run_benchmarks(const strata_plugin_descriptor& plugin, const 
     int l2 = 0;
     cudaStreamCreate(&stream);
     cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, settings.device);
-    size_t flush_bytes = std::max<size_t>(2 * static_cast<size_t>(l2), 8u << 20);
+    // The cold flush reads twice the L2 (a multiple of 16 bytes) of a buffer
+    // written once, here: what it leaves in the L2 is clean.
+    size_t flush_bytes = (std::max<size_t>(2 * static_cast<size_t>(l2), 8u << 20) + 15) / 16 * 16;
     void* flush = nullptr;
-    if (cudaMalloc(&flush, flush_bytes) != cudaSuccess) {
+    unsigned* flush_sink = nullptr;
+    if (cudaMalloc(&flush, flush_bytes) != cudaSuccess ||
+        cudaMalloc(reinterpret_cast<void**>(&flush_sink), sizeof(unsigned)) != cudaSuccess ||
+        cudaMemsetAsync(flush, 0x5a, flush_bytes, stream) != cudaSuccess ||
+        cudaStreamSynchronize(stream) != cudaSuccess) {
         report(host, "bench." + plugin_name, STRATA_STATUS_ERROR, "cannot allocate the L2 flush buffer");
         return STRATA_TASK_FAILED;
     }
@@ -95,8 +109,8 @@ strata_task_result run_benchmarks(const strata_plugin_descriptor& plugin, const 
             target->host = &host;
             target->stream = stream;
             target->cold = cold;
-            target->flush_l2 = [flush, flush_bytes, stream, fill = static_cast<unsigned char>(0)]() mutable {
-                cudaMemsetAsync(flush, ++fill, flush_bytes, stream);
+            target->flush_l2 = [flush, flush_bytes, flush_sink, stream] {
+                kernels::launch_read_through(flush, flush_bytes, flush_sink, stream);
             };
             target->peak_gbps = peak;
             // Streaming kernels: bytes without arithmetic. GEMMs and convolutions
@@ -134,6 +148,10 @@ strata_task_result run_benchmarks(const strata_plugin_descriptor& plugin, const 
     benchmark::Initialize(&argc, argv.data());
     size_t ran = benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
+    // The plugin frees its handles and buffers while the stream and the
+    // context they were made with still exist.
+    if (strata_task_fn release = release_of(plugin)) release(&host);
+    cudaFree(flush_sink);
     cudaFree(flush);
     cudaStreamDestroy(stream);
     report(host, "bench." + plugin_name, ran > 0 ? STRATA_STATUS_PASS : STRATA_STATUS_SKIP,

@@ -1,8 +1,9 @@
 // The benchmark harness: Google Benchmark driving one plugin's benchmarks on
 // one GPU, timed by the plugin with CUDA events on the harness's stream
 // (manual time). Each benchmark is warmed up through the full path and
-// validated once before any timing; it runs `cold` (L2 flushed before every
-// timed iteration with a buffer twice the L2 size, allocated once) and `hot`
+// validated once before any timing; it runs `cold` (before every timed
+// iteration a kernel reads a buffer twice the L2 size, allocated once, so the
+// L2 holds only clean lines; a memset would leave it dirty) and `hot`
 // (back to back, batched); the mode is in the name and the label. Counters:
 // bytes and FLOP/s from the plugin's declarations, percent of the memory
 // bandwidth peak, the SM clock before and after and what limited it (NVML).

@@ -39,6 +39,7 @@ struct DescriptorFields {
     size_t benchmark_count = 0;
     uint32_t probe_timeout_s = 30;
     uint32_t selftest_timeout_s = 120;
+    strata_task_fn release_benchmarks = nullptr;
 };
 
 inline strata_plugin_descriptor make_descriptor(const DescriptorFields& fields) {
@@ -55,6 +56,7 @@ inline strata_plugin_descriptor make_descriptor(const DescriptorFields& fields) 
     out.benchmark_count = fields.benchmark_count;
     out.probe_timeout_s = fields.probe_timeout_s;
     out.selftest_timeout_s = fields.selftest_timeout_s;
+    out.release_benchmarks = fields.release_benchmarks;
     return out;
 }
 

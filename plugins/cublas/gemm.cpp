@@ -82,12 +82,43 @@ GemmProblem::GemmProblem(GemmType type, int m, int n, int k) : type_(type), m_(m
         return;
     }
     workspace_ = plugin::DeviceBuffer<float>(kWorkspaceFloats);
+    if (workspace_.status()) {
+        error_ = "cudaMalloc of the cuBLASLt workspace: " + plugin::cuda_error_text(workspace_.status());
+        return;
+    }
     cublasStatus_t s = cublasLtCreate(&lt_);
     if (s == CUBLAS_STATUS_SUCCESS) s = cublasLtMatmulDescCreate(&desc_, CUBLAS_COMPUTE_32F, CUDA_R_32F);
     if (s == CUBLAS_STATUS_SUCCESS) s = cublasLtMatrixLayoutCreate(&layout_a_, data_type(type), m, k, m);
     if (s == CUBLAS_STATUS_SUCCESS) s = cublasLtMatrixLayoutCreate(&layout_b_, data_type(type), k, n, k);
     if (s == CUBLAS_STATUS_SUCCESS) s = cublasLtMatrixLayoutCreate(&layout_c_, CUDA_R_32F, m, n, m);
-    if (s != CUBLAS_STATUS_SUCCESS) error_ = status_text("cublasLt setup", s);
+    if (s != CUBLAS_STATUS_SUCCESS) {
+        error_ = status_text("cublasLt setup", s);
+        return;
+    }
+    choose_algorithm();
+}
+
+// cuBLASLt's heuristics pick the algorithm once, told how much workspace
+// there is: cublasLtMatmul with algo = NULL searches with a workspace limit
+// of 0, which rules out the split-k and stream-k kernels large GEMMs use, so
+// the workspace passed would go unused.
+void GemmProblem::choose_algorithm() {
+    cublasLtMatmulPreference_t preference = nullptr;
+    uint64_t limit = workspace_limit_bytes();
+    int returned = 0;
+    cublasStatus_t s = cublasLtMatmulPreferenceCreate(&preference);
+    if (s == CUBLAS_STATUS_SUCCESS)
+        s = cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &limit,
+                                                 sizeof limit);
+    if (s == CUBLAS_STATUS_SUCCESS)
+        s = cublasLtMatmulAlgoGetHeuristic(lt_, desc_, layout_a_, layout_b_, layout_c_, layout_c_, preference,
+                                           1, &heuristic_, &returned);
+    if (preference) cublasLtMatmulPreferenceDestroy(preference);
+    if (s != CUBLAS_STATUS_SUCCESS)
+        error_ = status_text("cublasLtMatmulAlgoGetHeuristic", s);
+    else if (returned == 0 || heuristic_.state != CUBLAS_STATUS_SUCCESS)
+        error_ = "cublasLtMatmulAlgoGetHeuristic: no algorithm for this GEMM within a " +
+                 std::to_string(limit >> 20) + " MiB workspace";
 }
 
 GemmProblem::~GemmProblem() {
@@ -114,10 +145,9 @@ bool GemmProblem::run(cudaStream_t stream) {
                             reinterpret_cast<const float*>(a_.get()), m_,
                             reinterpret_cast<const float*>(b_.get()), k_, &beta, c_.get(), m_);
     } else {
-        // No algo given: cuBLASLt picks one by its heuristics for this shape.
         s = cublasLtMatmul(lt_, desc_, &alpha, a_.get(), layout_a_, b_.get(), layout_b_, &beta, c_.get(),
-                           layout_c_, c_.get(), layout_c_, nullptr, workspace_.get(),
-                           workspace_.size() * sizeof(float), stream);
+                           layout_c_, c_.get(), layout_c_, &heuristic_.algo, workspace_.get(),
+                           workspace_limit_bytes(), stream);
     }
     if (s != CUBLAS_STATUS_SUCCESS)
         error_ = status_text(type_ == GemmType::f32 ? "cublasSgemm" : "cublasLtMatmul", s);

@@ -44,9 +44,15 @@ public:
     Check verify(size_t samples);
 
     double flops() const { return 2.0 * m_ * n_ * k_; }
+    // cuBLASLt: the workspace the chosen algorithm uses, of the workspace
+    // offered (0 for cublasSgemm, which manages its own).
+    size_t algorithm_workspace_bytes() const { return heuristic_.workspaceSize; }
+    size_t workspace_limit_bytes() const { return workspace_.size() * sizeof(float); }
     double bytes() const;
 
 private:
+    void choose_algorithm();
+
     GemmType type_;
     int m_, n_, k_;
     std::vector<float> a_host_, b_host_;  // inputs as the device sees them (after rounding)
@@ -56,6 +62,7 @@ private:
     cublasLtHandle_t lt_ = nullptr;
     cublasLtMatmulDesc_t desc_ = nullptr;
     cublasLtMatrixLayout_t layout_a_ = nullptr, layout_b_ = nullptr, layout_c_ = nullptr;
+    cublasLtMatmulHeuristicResult_t heuristic_{};  // the algorithm every run uses
     std::string error_;
 };
 

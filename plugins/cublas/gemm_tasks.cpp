@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "gemm.h"
+#include "kept_state.h"
 #include "plugin_entry.h"
 
 namespace strata::cublas {
@@ -93,19 +94,20 @@ constexpr std::array<GemmConfig, 6> kConfigs = {{
 }};
 
 // One problem per benchmark, made on first use on the current device and
-// kept for the worker's lifetime, so timing never includes allocation.
-std::array<std::unique_ptr<GemmProblem>, kConfigs.size()> problems;
+// kept until release_gemm_benchmarks, so timing never includes allocation.
+plugin::KeptState<GemmProblem, kConfigs.size()> problems;
 
 template <size_t I>
 GemmProblem* problem_for(const strata_host_api* host) {
-    if (!problems[I])
-        problems[I] = std::make_unique<GemmProblem>(kConfigs[I].type, kConfigs[I].size, kConfigs[I].size,
-                                                    kConfigs[I].size);
-    if (!problems[I]->error().empty()) {
-        plugin::Reporter(host).log(STRATA_LOG_ERROR, problems[I]->error());
+    GemmProblem& problem = problems.get(I, [] {
+        return std::make_unique<GemmProblem>(kConfigs[I].type, kConfigs[I].size, kConfigs[I].size,
+                                             kConfigs[I].size);
+    });
+    if (!problem.error().empty()) {
+        plugin::Reporter(host).log(STRATA_LOG_ERROR, problem.error());
         return nullptr;
     }
-    return problems[I].get();
+    return &problem;
 }
 
 template <size_t I>
@@ -128,6 +130,12 @@ strata_task_result validate(const strata_host_api* host, void* stream) {
         plugin::Reporter(host).log(STRATA_LOG_ERROR, check.problem.empty() ? describe(check) : check.problem);
         return STRATA_TASK_FAILED;
     }
+    if (kConfigs[I].type != GemmType::f32)
+        plugin::Reporter(host).log(
+            STRATA_LOG_INFO, "cuBLASLt algorithm uses " +
+                                 std::to_string(problem->algorithm_workspace_bytes() >> 10) + " KiB of the " +
+                                 std::to_string(problem->workspace_limit_bytes() >> 20) +
+                                 " MiB workspace offered");
     return STRATA_TASK_OK;
 }
 
@@ -157,6 +165,10 @@ const strata_benchmark* gemm_benchmarks(size_t* count) {
         out.run = run<I>;
         return out;
     });
+}
+
+void release_gemm_benchmarks(const plugin::Reporter&) {
+    problems.release();
 }
 
 }  // namespace strata::cublas

@@ -10,5 +10,7 @@ namespace strata::cublas {
 void selftest_gemms(const plugin::Reporter& report);
 
 const strata_benchmark* gemm_benchmarks(size_t* count);
+// Frees the benchmarks' handles and buffers (the descriptor's release_benchmarks).
+void release_gemm_benchmarks(const plugin::Reporter& report);
 
 }  // namespace strata::cublas

@@ -20,6 +20,7 @@ const strata_plugin_descriptor* descriptor() {
             .required_library_count = std::size(required),
             .probe = strata::plugin::task<strata::cublas::probe_cublas>,
             .selftest = strata::plugin::task<strata::cublas::selftest_gemms>,
+            .release_benchmarks = strata::plugin::task<strata::cublas::release_gemm_benchmarks>,
         };
         fields.benchmarks = strata::cublas::gemm_benchmarks(&fields.benchmark_count);
         return strata::plugin::make_descriptor(fields);

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "cuda_helpers.h"
+#include "kept_state.h"
 #include "plugin_entry.h"
 #include "strata_kernels/kernels.h"
 
@@ -39,11 +40,10 @@ struct Buffers {
     std::vector<float> b_host, c_host;
 };
 
-std::array<std::unique_ptr<Buffers>, kConfigs.size()> state;
+plugin::KeptState<Buffers, kConfigs.size()> kept;
 
 template <size_t I>
-Buffers& buffers() {
-    if (state[I]) return *state[I];
+std::unique_ptr<Buffers> make_buffers() {
     const Config& config = kConfigs[I];
     auto out = std::make_unique<Buffers>();
     size_t elements = config.kernel == Kernel::sgemm ? config.n * config.n : config.n;
@@ -58,8 +58,12 @@ Buffers& buffers() {
     }
     out->scratch = plugin::DeviceBuffer<float>(k::dot_scratch_floats());
     out->result = plugin::DeviceBuffer<float>(1);
-    state[I] = std::move(out);
-    return *state[I];
+    return out;
+}
+
+template <size_t I>
+Buffers& buffers() {
+    return kept.get(I, make_buffers<I>);
 }
 
 template <size_t I>
@@ -164,6 +168,10 @@ const strata_benchmark* kernel_benchmarks(size_t* count) {
         out.run = run<I>;
         return out;
     });
+}
+
+void release_kernel_benchmarks(const plugin::Reporter&) {
+    kept.release();
 }
 
 }  // namespace strata::cudart

@@ -23,6 +23,7 @@ const strata_plugin_descriptor kDescriptor = [] {
         .probe = strata::plugin::task<strata::cudart::probe_runtime>,
         .selftest = strata::plugin::task<strata::cudart::selftest_kernels>,
         .selftest_timeout_s = 180,
+        .release_benchmarks = strata::plugin::task<strata::cudart::release_kernel_benchmarks>,
     };
     fields.benchmarks = strata::cudart::kernel_benchmarks(&fields.benchmark_count);
     return strata::plugin::make_descriptor(fields);

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "convolution.h"
+#include "kept_state.h"
 #include "plugin_entry.h"
 
 namespace strata::cudnn {
@@ -81,16 +82,18 @@ constexpr std::array<ConvConfig, 2> kConfigs = {{
      "n=32,c=256,h=14,w=14,k=256,r=3,s=3,pad=1,stride=1,dtype=f32,math=default"},
 }};
 
-std::array<std::unique_ptr<Convolution>, kConfigs.size()> convolutions;
+// Kept until release_convolution_benchmarks, so timing never includes setup.
+plugin::KeptState<Convolution, kConfigs.size()> convolutions;
 
 template <size_t I>
 Convolution* convolution_for(const strata_host_api* host) {
-    if (!convolutions[I]) convolutions[I] = std::make_unique<Convolution>(kConfigs[I].shape, false);
-    if (!convolutions[I]->error().empty()) {
-        plugin::Reporter(host).log(STRATA_LOG_ERROR, convolutions[I]->error());
+    Convolution& conv =
+        convolutions.get(I, [] { return std::make_unique<Convolution>(kConfigs[I].shape, false); });
+    if (!conv.error().empty()) {
+        plugin::Reporter(host).log(STRATA_LOG_ERROR, conv.error());
         return nullptr;
     }
-    return convolutions[I].get();
+    return &conv;
 }
 
 template <size_t I>
@@ -131,6 +134,10 @@ const strata_benchmark* convolution_benchmarks(size_t* count) {
         out.run = run<I>;
         return out;
     });
+}
+
+void release_convolution_benchmarks(const plugin::Reporter&) {
+    convolutions.release();
 }
 
 }  // namespace strata::cudnn

@@ -9,5 +9,7 @@ namespace strata::cudnn {
 void selftest_convolutions(const plugin::Reporter& report);
 
 const strata_benchmark* convolution_benchmarks(size_t* count);
+// Frees the benchmarks' handles and buffers (the descriptor's release_benchmarks).
+void release_convolution_benchmarks(const plugin::Reporter& report);
 
 }  // namespace strata::cudnn

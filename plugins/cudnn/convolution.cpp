@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "algorithm_choice.h"
+
 namespace strata::cudnn {
 
 namespace {
@@ -52,16 +54,29 @@ Convolution::Convolution(const ConvShape& shape, bool exact_fp32) : shape_(shape
         error_ = status_text("cuDNN setup", st);
         return;
     }
-    // cuDNN's own heuristics pick the algorithm, as frameworks' default path does.
-    cudnnConvolutionFwdAlgoPerf_t perf[8];
+    // cuDNN's own heuristics rank the algorithms, as frameworks' default path
+    // does; the first that works in the asked-for precision runs, with the
+    // math type it was ranked with set on the descriptor.
+    cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
     int returned = 0;
-    st = cudnnGetConvolutionForwardAlgorithm_v7(handle_, x_desc_, w_desc_, conv_desc_, y_desc_, 8, &returned,
-                                                perf);
-    if (st != CUDNN_STATUS_SUCCESS || returned == 0) {
+    st = cudnnGetConvolutionForwardAlgorithm_v7(handle_, x_desc_, w_desc_, conv_desc_, y_desc_,
+                                                CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &returned, perf);
+    if (st != CUDNN_STATUS_SUCCESS) {
         error_ = status_text("cudnnGetConvolutionForwardAlgorithm_v7", st);
         return;
     }
-    algo_ = perf[0].algo;
+    AlgorithmChoice choice = choose_forward_algorithm(perf, returned, exact_fp32);
+    if (choice.index < 0) {
+        error_ = "no usable forward algorithm: " + choice.why_none;
+        return;
+    }
+    algo_ = perf[choice.index].algo;
+    math_ = choice.math_type;
+    st = cudnnSetConvolutionMathType(conv_desc_, math_);
+    if (st != CUDNN_STATUS_SUCCESS) {
+        error_ = status_text("cudnnSetConvolutionMathType", st);
+        return;
+    }
     size_t bytes = 0;
     st = cudnnGetConvolutionForwardWorkspaceSize(handle_, x_desc_, w_desc_, conv_desc_, y_desc_, algo_,
                                                  &bytes);
@@ -80,7 +95,11 @@ Convolution::~Convolution() {
     if (handle_) cudnnDestroy(handle_);
 }
 
-const char* Convolution::algorithm() const {
+std::string Convolution::algorithm() const {
+    return std::string(algorithm_name()) + " (" + math_type_name(math_) + " math)";
+}
+
+const char* Convolution::algorithm_name() const {
     switch (algo_) {
         case CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM: return "implicit_gemm";
         case CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM: return "implicit_precomp_gemm";

@@ -34,7 +34,8 @@ public:
     Convolution& operator=(const Convolution&) = delete;
 
     const std::string& error() const { return error_; }
-    const char* algorithm() const;
+    // "implicit_precomp_gemm (fma math)": the algorithm and its math type.
+    std::string algorithm() const;
     bool run(cudaStream_t stream);
     // Largest relative error over every output element (or `samples` of them).
     struct Check {
@@ -47,6 +48,7 @@ public:
 
 private:
     double reference_at(size_t index) const;
+    const char* algorithm_name() const;
 
     ConvShape shape_;
     std::vector<float> x_host_, w_host_;
@@ -57,6 +59,7 @@ private:
     cudnnFilterDescriptor_t w_desc_ = nullptr;
     cudnnConvolutionDescriptor_t conv_desc_ = nullptr;
     cudnnConvolutionFwdAlgo_t algo_ = CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM;
+    cudnnMathType_t math_ = CUDNN_DEFAULT_MATH;
     std::string error_;
 };
 

@@ -19,6 +19,7 @@ const strata_plugin_descriptor* descriptor() {
             .required_library_count = std::size(required),
             .probe = strata::plugin::task<strata::cudnn::probe_cudnn>,
             .selftest = strata::plugin::task<strata::cudnn::selftest_convolutions>,
+            .release_benchmarks = strata::plugin::task<strata::cudnn::release_convolution_benchmarks>,
         };
         fields.benchmarks = strata::cudnn::convolution_benchmarks(&fields.benchmark_count);
         return strata::plugin::make_descriptor(fields);

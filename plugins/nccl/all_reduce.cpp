@@ -16,12 +16,13 @@ std::vector<float> rank_input(size_t count, int rank) {
 
 }  // namespace
 
-AllReduce::AllReduce(size_t count, cudaStream_t first_stream) : count_(count) {
+AllReduce::AllReduce(size_t max_count, cudaStream_t home_stream) : max_count_(max_count) {
     int devices = 0;
     if (cudaError_t rc = cudaGetDeviceCount(&devices); rc != cudaSuccess || devices == 0) {
         error_ = rc ? plugin::cuda_error_text(rc) : "no GPU";
         return;
     }
+    cudaGetDevice(&home_);
     comms_.resize(devices);
     if (ncclResult_t rc = ncclCommInitAll(comms_.data(), devices, nullptr); rc != ncclSuccess) {
         comms_.clear();
@@ -30,23 +31,23 @@ AllReduce::AllReduce(size_t count, cudaStream_t first_stream) : count_(count) {
     }
     for (int d = 0; d < devices; ++d) {
         cudaSetDevice(d);
-        cudaStream_t stream = first_stream;
-        bool own = d != 0 || !first_stream;
+        cudaStream_t stream = d == home_ ? home_stream : nullptr;
+        bool own = !stream;
         if (own && cudaStreamCreate(&stream) != cudaSuccess) {
             error_ = "cudaStreamCreate failed on GPU " + std::to_string(d);
-            return;
+            break;
         }
         streams_.push_back(stream);
         own_stream_.push_back(own);
-        send_.emplace_back(count);
-        receive_.emplace_back(count);
+        send_.emplace_back(max_count);
+        receive_.emplace_back(max_count);
         if (send_.back().status() || receive_.back().status()) {
             error_ = "cudaMalloc failed on GPU " + std::to_string(d);
-            return;
+            break;
         }
-        send_.back().upload(rank_input(count, d));
+        send_.back().upload(rank_input(max_count, d));
     }
-    cudaSetDevice(0);
+    cudaSetDevice(home_);
 }
 
 AllReduce::~AllReduce() {
@@ -55,14 +56,19 @@ AllReduce::~AllReduce() {
         if (own_stream_[d]) cudaStreamDestroy(streams_[d]);
     }
     for (ncclComm_t comm : comms_) ncclCommDestroy(comm);
-    cudaSetDevice(0);
+    cudaSetDevice(home_);
 }
 
-bool AllReduce::run() {
+bool AllReduce::run(size_t count) {
     if (!error_.empty()) return false;
+    if (count > max_count_) {
+        error_ =
+            "all-reduce of " + std::to_string(count) + " floats on buffers of " + std::to_string(max_count_);
+        return false;
+    }
     ncclResult_t rc = ncclGroupStart();
     for (size_t d = 0; rc == ncclSuccess && d < comms_.size(); ++d)
-        rc = ncclAllReduce(send_[d].get(), receive_[d].get(), count_, ncclFloat, ncclSum, comms_[d],
+        rc = ncclAllReduce(send_[d].get(), receive_[d].get(), count, ncclFloat, ncclSum, comms_[d],
                            streams_[d]);
     ncclResult_t end = ncclGroupEnd();
     if (rc == ncclSuccess) rc = end;
@@ -70,9 +76,9 @@ bool AllReduce::run() {
     return rc == ncclSuccess;
 }
 
-AllReduce::Check AllReduce::verify() {
+AllReduce::Check AllReduce::verify(size_t count) {
     Check out;
-    auto base = plugin::input_pattern(count_, 9);
+    auto base = plugin::input_pattern(count, 9);
     double factor = ranks() * (ranks() + 1) / 2.0;
     for (int d = 0; d < ranks(); ++d) {
         cudaSetDevice(d);
@@ -83,18 +89,18 @@ AllReduce::Check AllReduce::verify() {
             out.problem = "GPU " + std::to_string(d) + ": " + plugin::cuda_error_text(rc);
             break;
         }
-        for (size_t i = 0; i < count_; ++i) {
+        for (size_t i = 0; i < count && i < got.size(); ++i) {
             double want = base[i] * factor;
             double error = std::fabs(got[i] - want) / std::fmax(1.0, std::fabs(want));
             if (std::isnan(error)) error = INFINITY;
             if (error > out.error || (d == 0 && i == 0)) out = {error, d, i, got[i], want, {}};
         }
     }
-    cudaSetDevice(0);
+    cudaSetDevice(home_);
     return out;
 }
 
-bool AllReduce::time(uint64_t iterations, double* elapsed_ms) {
+bool AllReduce::time(size_t count, uint64_t iterations, double* elapsed_ms) {
     if (!error_.empty()) return false;
     std::vector<cudaEvent_t> ready(ranks()), done(ranks());
     bool ok = true;
@@ -103,27 +109,30 @@ bool AllReduce::time(uint64_t iterations, double* elapsed_ms) {
         ok = ok && cudaEventCreateWithFlags(&ready[d], cudaEventDisableTiming) == cudaSuccess &&
              cudaEventCreateWithFlags(&done[d], cudaEventDisableTiming) == cudaSuccess;
     }
-    cudaSetDevice(0);
-    auto body = [&, first = true]() mutable {
-        if (first) {  // every GPU's stream starts once GPU 0's start event is recorded
-            first = false;
-            cudaEventRecord(ready[0], streams_[0]);
-            for (int d = 1; d < ranks(); ++d) cudaStreamWaitEvent(streams_[d], ready[0], 0);
-        }
-        return run();
-    };
-    // The last iteration's completion on every GPU gates GPU 0's stop event.
-    ok = ok && plugin::time_on_stream(streams_[0], iterations, elapsed_ms, [&, left = iterations]() mutable {
-             bool step = body();
-             if (--left == 0)
-                 for (int d = 1; d < ranks(); ++d) {
-                     cudaSetDevice(d);
-                     cudaEventRecord(done[d], streams_[d]);
-                     cudaSetDevice(0);
-                     cudaStreamWaitEvent(streams_[0], done[d], 0);
-                 }
-             return step;
-         });
+    cudaSetDevice(home_);
+    // Every other GPU's stream starts once the home stream's start event is
+    // recorded; the last iteration's completion on every GPU gates the home
+    // stream's stop event.
+    ok = ok && plugin::time_on_stream(streams_[home_], iterations, elapsed_ms,
+                                      [&, first = true, left = iterations]() mutable {
+                                          if (first) {
+                                              first = false;
+                                              cudaEventRecord(ready[home_], streams_[home_]);
+                                              for (int d = 0; d < ranks(); ++d)
+                                                  if (d != home_)
+                                                      cudaStreamWaitEvent(streams_[d], ready[home_], 0);
+                                          }
+                                          bool step = run(count);
+                                          if (--left == 0)
+                                              for (int d = 0; d < ranks(); ++d) {
+                                                  if (d == home_) continue;
+                                                  cudaSetDevice(d);
+                                                  cudaEventRecord(done[d], streams_[d]);
+                                                  cudaSetDevice(home_);
+                                                  cudaStreamWaitEvent(streams_[home_], done[d], 0);
+                                              }
+                                          return step;
+                                      });
     for (int d = 0; d < ranks(); ++d) {
         cudaEventDestroy(ready[d]);
         cudaEventDestroy(done[d]);

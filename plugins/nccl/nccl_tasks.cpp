@@ -1,15 +1,14 @@
 #include "nccl_tasks.h"
 
-#include <unistd.h>
-
 #include <array>
 #include <cstdio>
-#include <cstdlib>
-#include <fstream>
+#include <map>
 #include <memory>
 
 #include "all_reduce.h"
+#include "kept_state.h"
 #include "plugin_entry.h"
+#include "tuning_log.h"
 
 namespace strata::nccl {
 
@@ -28,11 +27,12 @@ std::string describe(const AllReduce::Check& check) {
 }  // namespace
 
 void selftest_all_reduce(const plugin::Reporter& report) {
-    AllReduce all_reduce(1 << 20, nullptr);
+    constexpr size_t kCount = 1 << 20;
+    AllReduce all_reduce(kCount, nullptr);
     std::string result;
     bool ok = false;
-    if (all_reduce.run()) {
-        auto check = all_reduce.verify();
+    if (all_reduce.run(kCount)) {
+        auto check = all_reduce.verify(kCount);
         ok = check.problem.empty() && check.error <= kTolerance;
         result = check.problem.empty() ? describe(check) : check.problem;
     } else {
@@ -61,66 +61,78 @@ constexpr std::array<Config, 4> kConfigs = {{
     {size_t{512} << 20, "bytes=536870912,dtype=f32,op=sum,ranks=all_local_gpus"},
 }};
 
-std::array<std::unique_ptr<AllReduce>, kConfigs.size()> runs;
+constexpr size_t kLargestBytes = kConfigs.back().bytes;
 
-// NCCL logs its algorithm choice under NCCL_DEBUG_SUBSYS=TUNING; strata asks
-// for that log in a file of its own unless the user set NCCL_DEBUG already.
-std::string tuning_log_path() {
-    static const std::string path = [] {
-        if (std::getenv("NCCL_DEBUG")) return std::string();
-        std::string file = "/tmp/strata-nccl-" + std::to_string(::getpid()) + ".log";
-        setenv("NCCL_DEBUG", "INFO", 0);
-        setenv("NCCL_DEBUG_SUBSYS", "TUNING", 0);
-        setenv("NCCL_DEBUG_FILE", file.c_str(), 0);
-        return file;
-    }();
-    return path;
-}
+// What every size shares: one set of communicators with buffers for the
+// largest size (a communicator per size would pay NCCL's set-up four times),
+// and NCCL's choice of algorithm per size, read once before any timing.
+struct Session {
+    std::unique_ptr<AllReduce> all_reduce;
+    std::map<uint64_t, TunedChoice> choices;
+    std::string no_choices;  // why `choices` is empty
+};
 
-// The words after "Algo" in the last tuning line NCCL wrote, e.g. "RING".
-std::string chosen_algorithm() {
-    std::string path = tuning_log_path();
-    if (path.empty()) return "unknown (NCCL_DEBUG set by the user)";
-    std::ifstream in(path);
-    std::string line, algorithm = "unknown (NCCL logged no tuning line)";
-    while (std::getline(in, line)) {
-        size_t at = line.find("Algo ");
-        if (at == std::string::npos) continue;
-        size_t end = line.find_first_of(" ,", at + 5);
-        algorithm = line.substr(at + 5, end == std::string::npos ? std::string::npos : end - at - 5);
+plugin::KeptState<Session, 1> kept;
+
+std::unique_ptr<Session> open_session(cudaStream_t stream) {
+    auto session = std::make_unique<Session>();
+    TuningLog log;  // before the communicators exist
+    session->all_reduce = std::make_unique<AllReduce>(kLargestBytes / sizeof(float), stream);
+    if (!log.active()) {
+        session->no_choices = log.why();
+    } else if (session->all_reduce->error().empty()) {
+        // One untimed all-reduce per size: NCCL logs its choice as it enqueues each.
+        for (const Config& config : kConfigs) session->all_reduce->run(config.bytes / sizeof(float));
+        session->choices = log.finish();  // and the log is off from here on
+        if (session->choices.empty())
+            session->no_choices = session->all_reduce->ranks() == 1
+                                      ? "one rank: NCCL copies the buffer, no collective algorithm runs"
+                                      : "NCCL logged no tuning line";
     }
-    return algorithm;
+    return session;
 }
 
-template <size_t I>
-AllReduce* run_for(const strata_host_api* host, void* stream) {
-    tuning_log_path();  // before the communicators exist
-    if (!runs[I])
-        runs[I] =
-            std::make_unique<AllReduce>(kConfigs[I].bytes / sizeof(float), static_cast<cudaStream_t>(stream));
-    if (!runs[I]->error().empty()) {
-        plugin::Reporter(host).log(STRATA_LOG_ERROR, runs[I]->error());
+// The session, opened by the first benchmark call (on the harness's GPU and
+// stream); null, with the error logged, when it cannot work.
+Session* session_for(const strata_host_api* host, void* stream) {
+    Session& session = kept.get(0, [stream] { return open_session(static_cast<cudaStream_t>(stream)); });
+    if (!session.all_reduce->error().empty()) {
+        plugin::Reporter(host).log(STRATA_LOG_ERROR, session.all_reduce->error());
         return nullptr;
     }
-    return runs[I].get();
+    return &session;
+}
+
+std::string choice_text(const Session& session, size_t bytes) {
+    auto found = session.choices.find(bytes);
+    if (found == session.choices.end())
+        return "unknown (" +
+               (session.no_choices.empty() ? "no tuning line for this size" : session.no_choices) + ")";
+    return found->second.algorithm +
+           (found->second.protocol.empty() ? "" : ", protocol " + found->second.protocol);
 }
 
 template <size_t I>
 strata_task_result validate(const strata_host_api* host, void* stream) {
-    AllReduce* all_reduce = run_for<I>(host, stream);
-    if (!all_reduce || !all_reduce->run()) return STRATA_TASK_FAILED;
-    auto check = all_reduce->verify();
+    constexpr size_t count = kConfigs[I].bytes / sizeof(float);
+    Session* session = session_for(host, stream);
+    if (!session || !session->all_reduce->run(count)) return STRATA_TASK_FAILED;
+    auto check = session->all_reduce->verify(count);
     if (!check.problem.empty() || check.error > kTolerance) {
         plugin::Reporter(host).log(STRATA_LOG_ERROR, check.problem.empty() ? describe(check) : check.problem);
         return STRATA_TASK_FAILED;
     }
+    plugin::Reporter(host).log(STRATA_LOG_INFO, "algorithm for " + std::to_string(kConfigs[I].bytes) +
+                                                    " bytes: " + choice_text(*session, kConfigs[I].bytes));
     return STRATA_TASK_OK;
 }
 
 template <size_t I>
 strata_task_result run(const strata_host_api* host, void* stream, uint64_t iterations, double* elapsed_ms) {
-    AllReduce* all_reduce = run_for<I>(host, stream);
-    if (!all_reduce || !all_reduce->time(iterations, elapsed_ms)) return STRATA_TASK_FAILED;
+    Session* session = session_for(host, stream);
+    AllReduce* all_reduce = session ? session->all_reduce.get() : nullptr;
+    if (!all_reduce || !all_reduce->time(kConfigs[I].bytes / sizeof(float), iterations, elapsed_ms))
+        return STRATA_TASK_FAILED;
     // nccl-tests: algbw = bytes / time; busbw = algbw * 2(n-1)/n for all-reduce.
     plugin::Reporter report(host);
     if (*elapsed_ms > 0 && iterations > 0) {
@@ -130,7 +142,6 @@ strata_task_result run(const strata_host_api* host, void* stream, uint64_t itera
         report.measurement("busbw", algbw * all_reduce->bus_factor(), "GB/s");
         report.measurement("ranks", all_reduce->ranks(), "count");
     }
-    report.log(STRATA_LOG_INFO, "algorithm: " + chosen_algorithm());
     return STRATA_TASK_OK;
 }
 
@@ -148,6 +159,10 @@ const strata_benchmark* all_reduce_benchmarks(size_t* count) {
         out.run = run<I>;
         return out;
     });
+}
+
+void release_all_reduce_benchmarks(const plugin::Reporter&) {
+    kept.release();
 }
 
 }  // namespace strata::nccl

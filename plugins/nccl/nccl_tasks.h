@@ -10,5 +10,8 @@ namespace strata::nccl {
 void selftest_all_reduce(const plugin::Reporter& report);
 
 const strata_benchmark* all_reduce_benchmarks(size_t* count);
+// Destroys the communicators and frees the buffers (the descriptor's
+// release_benchmarks); the NCCL log file goes with them.
+void release_all_reduce_benchmarks(const plugin::Reporter& report);
 
 }  // namespace strata::nccl

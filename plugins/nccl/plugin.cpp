@@ -19,6 +19,7 @@ const strata_plugin_descriptor* descriptor() {
             .required_library_count = std::size(required),
             .probe = strata::plugin::task<strata::nccl::probe_nccl>,
             .selftest = strata::plugin::task<strata::nccl::selftest_all_reduce>,
+            .release_benchmarks = strata::plugin::task<strata::nccl::release_all_reduce_benchmarks>,
         };
         fields.benchmarks = strata::nccl::all_reduce_benchmarks(&fields.benchmark_count);
         return strata::plugin::make_descriptor(fields);

@@ -119,3 +119,18 @@ TEST_CASE("the runtime loads native SASS where the build has it", "[gpu]") {
     CHECK(binary == props.major * 10 + props.minor);
     CHECK(ptx > 0);
 }
+
+TEST_CASE("the cold-cache flush reads every byte of its buffer and writes none of it", "[gpu]") {
+    // Twice an H200's 60 MB L2 plus an odd tail of 16-byte words.
+    const size_t bytes = (size_t{120} << 20) + 16 * 7;
+    std::vector<unsigned> words(bytes / sizeof(unsigned));
+    for (size_t i = 0; i < words.size(); ++i) words[i] = static_cast<unsigned>(i * 2654435761u);
+    unsigned* buffer = device_copy(words);
+    unsigned* sink = device_copy(std::vector<unsigned>{0});
+    REQUIRE(k::launch_read_through(buffer, bytes, sink, nullptr) == 0);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    CHECK(host_copy(sink, 1)[0] == k::read_through_reference(words.data(), bytes));
+    CHECK(host_copy(buffer, words.size()) == words);  // a memset flush changed it
+    cudaFree(buffer);
+    cudaFree(sink);
+}

@@ -91,12 +91,15 @@ static strata_task_result probe(const strata_host_api* host) {
     if (strata_test_symbol_nobody_defines() != 42) return STRATA_TASK_FAILED;
 #elif TEST_PLUGIN_MODE == MODE_KILL_PARENT
     /* As root nothing in the permission model stops this; strata must survive it. */
-    if (kill(getppid(), SIGKILL) == 0) emit_string_fact(host, "runtime." TEST_PLUGIN_NAME ".parent", "killed");
+    if (kill(getppid(), SIGKILL) == 0)
+        emit_string_fact(host, "runtime." TEST_PLUGIN_NAME ".parent", "killed");
     if (kill(-getpgid(getppid()), SIGKILL) == 0)
         emit_string_fact(host, "runtime." TEST_PLUGIN_NAME ".parent_group", "killed");
 #elif TEST_PLUGIN_MODE == MODE_FLOOD
     /* Facts without end: the supervisor must stop reading, not buffer them all. */
-    for (;;) emit_string_fact(host, "runtime." TEST_PLUGIN_NAME ".flood", "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+    for (;;)
+        emit_string_fact(host, "runtime." TEST_PLUGIN_NAME ".flood",
+                         "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
 #elif TEST_PLUGIN_MODE == MODE_DECLARED_HANG
     signal(SIGTERM, SIG_IGN);
     for (;;) pause();
@@ -182,6 +185,7 @@ static const strata_plugin_descriptor descriptor = {
     0,
 #endif
     0,
+    NULL, /* release_benchmarks */
 };
 
 STRATA_PLUGIN_EXPORT const strata_plugin_descriptor* strata_plugin_entry(void) {

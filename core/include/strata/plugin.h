@@ -29,6 +29,8 @@
  * ABI history
  *   1.0  first version: descriptor, probe, selftest, benchmarks, host table.
  *   1.1  STRATA_LAYER_FRAMEWORK.
+ *   1.2  strata_check.about_device / device.
+ *   1.3  strata_plugin_descriptor.release_benchmarks.
  */
 #ifndef STRATA_PLUGIN_H
 #define STRATA_PLUGIN_H
@@ -41,7 +43,7 @@ extern "C" {
 #endif
 
 #define STRATA_PLUGIN_ABI_MAJOR 1
-#define STRATA_PLUGIN_ABI_MINOR 2
+#define STRATA_PLUGIN_ABI_MINOR 3
 
 /** Name of the one symbol every plugin exports. */
 #define STRATA_PLUGIN_ENTRY_SYMBOL "strata_plugin_entry"
@@ -223,6 +225,13 @@ typedef struct strata_plugin_descriptor {
     /* Default deadlines in seconds for each task; 0 means the core's default. */
     uint32_t probe_timeout_s;
     uint32_t selftest_timeout_s;
+    /* ABI 1.3; may be NULL. Frees what the benchmarks keep between calls
+     * (library handles, communicators, device buffers). The harness calls it
+     * once, after the last benchmark, while its stream and the CUDA context
+     * still exist: a static destructor would run after main returns, when
+     * the CUDA runtime may already be torn down. Read it only when
+     * struct_size covers it. */
+    strata_task_fn release_benchmarks;
 } strata_plugin_descriptor;
 
 /** The entry point every plugin exports. */

@@ -48,6 +48,14 @@ bool tensor_core_supported(int compute_capability_major);
 int launch_tensor_core_gemm(const uint16_t* a, const uint16_t* b, float* c, int m, int n, int k,
                             int compute_capability_major, void* stream);
 
+// Reads `bytes` (a multiple of 16, 16-byte aligned) of device memory and
+// XORs them, 32 bits at a time, into *sink: the benchmark harness's cold-cache
+// flush. A read leaves the L2 holding clean lines of this buffer; a memset
+// would leave it full of dirty lines that the timed kernel then pays to
+// write back. read_through_reference is the XOR it must fold into *sink.
+int launch_read_through(const void* buffer, size_t bytes, unsigned* sink, void* stream);
+unsigned read_through_reference(const void* buffer, size_t bytes);
+
 // Which image of the kernels the runtime loaded on the current device:
 // cudaFuncGetAttributes' binaryVersion and ptxVersion (major*10+minor) of the
 // triad kernel. Equal values mean the image was JIT-compiled from PTX (or
