@@ -38,6 +38,7 @@ FileVerdicts judge_files(const std::vector<std::string>& files, const std::vecto
         if (!listing || listing->scan.images.empty()) continue;  // host-only (cuDNN's dispatcher, a plugin)
         ++out.files_with_code;
         std::string name = std::filesystem::path(path).filename().string();
+        bool failing = false;
         for (const GpuInfo& gpu : gpus) {
             // Each registered fat binary on its own: the worst decides (arch::decide_binary).
             auto decision = arch::decide_binary(*listing, {gpu.sm, driver});
@@ -45,23 +46,36 @@ FileVerdicts judge_files(const std::vector<std::string>& files, const std::vecto
             std::string gpu_text = gpu.name.empty() ? "CC " + arch::cc_text(gpu.sm)
                                                     : "GPU " + std::to_string(gpu.index) + " (" + gpu.name +
                                                           ", CC " + arch::cc_text(gpu.sm) + ")";
+            Status status = decision.verdict == arch::Verdict::native ? Status::pass
+                            : decision.verdict == arch::Verdict::jit  ? Status::warn
+                                                                      : Status::fail;
+            // A few modules left to the JIT while most run native (cuSPARSELt
+            // 0.7 on CC 9.0: 1 of 112) cost one short compile when first used,
+            // cached afterwards: the library runs as built. The counts stay in
+            // the evidence; a library mostly left to the JIT still warns.
+            bool mostly_native = decision.verdict == arch::Verdict::jit && decision.native > decision.jit;
+            if (mostly_native) status = Status::pass;
             std::string counts = decision.disagree()
                                      ? "; " + std::to_string(decision.registered) +
                                            " registered fat binaries: " + std::to_string(decision.native) +
                                            " native, " + std::to_string(decision.jit) + " JIT only, " +
                                            std::to_string(decision.none) + " without an image"
                                      : "";
-            out.evidence += (out.evidence.empty() ? "" : "\n") + gpu_text + ": " + name + " -> " +
-                            (decision.image.empty() ? std::string("no image") : decision.image) + " (" +
-                            std::string(arch::verdict_name(decision.verdict)) + ")" + counts;
-            Status status = decision.verdict == arch::Verdict::native ? Status::pass
-                            : decision.verdict == arch::Verdict::jit  ? Status::warn
-                                                                      : Status::fail;
+            std::string picked = decision.image.empty() ? std::string("no image") : decision.image;
+            std::string verdict =
+                mostly_native
+                    ? "native, except " + std::to_string(decision.jit) + " fat binar" +
+                          (decision.jit == 1 ? "y" : "ies") + " JIT-compiled at first use (" + picked + ")"
+                    : picked + " (" + std::string(arch::verdict_name(decision.verdict)) + ")";
+            out.evidence +=
+                (out.evidence.empty() ? "" : "\n") + gpu_text + ": " + name + " -> " + verdict + counts;
+            failing = failing || status == Status::fail;
             if (severity(status) > severity(out.worst)) {
                 out.worst = status;
                 out.first_problem = gpu_text + ": " + name + ": " + decision.reason;
             }
         }
+        out.files_failing += failing;
     }
     return out;
 }

@@ -20,6 +20,7 @@ struct FileVerdicts {
     std::string evidence;        // "GPU 0 (H200, CC 9.0): libx.so -> sm_90 (native)", a line per GPU and file
     std::string first_problem;   // the first GPU and file with the worst verdict, with arch/'s reason
     size_t files_with_code = 0;  // files that hold any device code (others are skipped)
+    size_t files_failing = 0;    // of those, files with no image for some GPU
 };
 
 FileVerdicts judge_files(const std::vector<std::string>& files, const std::vector<GpuInfo>& gpus,

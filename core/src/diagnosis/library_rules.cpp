@@ -139,14 +139,14 @@ void check_library_cuda(const std::string& library, const std::string& display, 
 
 void check_images(const std::string& plugin, const std::vector<std::string>& files, const GpuDiscovery& gpus,
                   Report& report) {
-    auto [worst, evidence, first_problem, files_with_code] =
-        judge_files(files, gpus.gpus, gpus.driver_version);
-    if (files_with_code == 0 || gpus.gpus.empty()) return;
+    FileVerdicts verdicts = judge_files(files, gpus.gpus, gpus.driver_version);
+    const Status worst = verdicts.worst;
+    if (verdicts.files_with_code == 0 || gpus.gpus.empty()) return;
     report.add_check(make_check(
         "library." + plugin + ".images", Layer::library, worst,
         worst == Status::pass ? "every GPU has native SASS in the " + plugin + " libraries loaded"
-                              : first_problem,
-        evidence,
+                              : verdicts.first_problem,
+        verdicts.evidence,
         worst == Status::pass ? ""
         : worst == Status::warn
             ? "the first launch JIT-compiles PTX (slow, and needs a driver as new as the library's toolkit): "

@@ -25,20 +25,22 @@ std::vector<std::string> own_device_code_files(const std::string& executable) {
 
 Check kernel_image_check(const std::vector<GpuInfo>& gpus, const std::vector<std::string>& files,
                          const std::string& driver_version) {
-    auto [worst, evidence, first_problem, files_with_code] = judge_files(files, gpus, driver_version);
-    if (files_with_code == 0)
+    FileVerdicts verdicts = judge_files(files, gpus, driver_version);
+    const Status worst = verdicts.worst;
+    if (verdicts.files_with_code == 0)
         return make_check("kernel.strata_images", Layer::kernel, Status::skip,
                           "strata was built without device code (no nvcc): nothing to load");
-    std::string summary = worst == Status::pass ? "every GPU loads native SASS from strata's " +
-                                                      std::to_string(files_with_code) + " device-code file(s)"
-                                                : first_problem;
+    std::string summary = worst == Status::pass
+                              ? "every GPU loads native SASS from strata's " +
+                                    std::to_string(verdicts.files_with_code) + " device-code file(s)"
+                              : verdicts.first_problem;
     std::string remedy =
         worst == Status::pass ? ""
         : worst == Status::warn
             ? "rebuild strata with this GPU's architecture in STRATA_CUDA_ARCHITECTURES to avoid the JIT"
             : "rebuild strata with this GPU's architecture in STRATA_CUDA_ARCHITECTURES (or update "
               "the driver if the reason names one)";
-    return make_check("kernel.strata_images", Layer::kernel, worst, summary, evidence, remedy);
+    return make_check("kernel.strata_images", Layer::kernel, worst, summary, verdicts.evidence, remedy);
 }
 
 Check ptx_jit_check(const std::vector<std::string>& files, long long driver_cuda_version) {
