@@ -36,10 +36,32 @@ TEST_CASE("METADATA: name, version and Requires-Dist with markers and extras") {
     CHECK(metadata->requires_dist[3].name == "cuda-toolkit");
     CHECK(metadata->requires_dist[3].specifier == "==13.*");
     CHECK(metadata->requires_dist[3].extra == "ctk");
+    CHECK(metadata->requires_dist[3].extras == std::vector<std::string>{"cublas", "cudart"});
+    CHECK(metadata->requires_dist[1].extras.empty());
 
     CHECK_FALSE(parse_package_metadata(""));
     CHECK_FALSE(parse_package_metadata("Name: torch\n"));  // no version: not a distribution
     CHECK_FALSE(parse_package_metadata(std::string("\0\xff\xfe", 3)));
+}
+
+TEST_CASE("requested extras: normalised, blanks and an unclosed list ignored") {
+    CHECK(parse_requirement("cuda-toolkit[ cuBLAS , cuda_rt,,]==13.0.3").extras ==
+          std::vector<std::string>{"cublas", "cuda-rt"});
+    CHECK(parse_requirement("cuda-toolkit[cublas").extras.empty());
+    CHECK(parse_requirement("cuda-toolkit[]==13").extras.empty());
+}
+
+TEST_CASE("exact pins: numeric equality, PEP 440 prefix matching, no pin") {
+    CHECK(meets_pin("13.0.3.0", "==13.0.3"));  // zero padding
+    CHECK_FALSE(meets_pin("13.0.4", "==13.0.3"));
+    CHECK(meets_pin("13.1.1.3", "==13.1.1.3.*"));  // cuda-toolkit's pins of its wheels
+    CHECK(meets_pin("13.0.96", "==13.*"));
+    CHECK(meets_pin("13", "==13.*"));
+    CHECK_FALSE(meets_pin("12.9.1", "==13.*"));
+    CHECK_FALSE(meets_pin("13.10.0", "==13.1.*"));  // components, not characters
+    CHECK(meets_pin("2.32.6", ">=2.27,<3"));        // a range pins nothing
+    CHECK(meets_pin("2.32.6", ""));
+    CHECK(meets_pin("1.0", "===1.0+local"));  // arbitrary equality is not judged
 }
 
 TEST_CASE("package names normalise as pip compares them") {

@@ -5,6 +5,7 @@
 
 #include "diagnosis/image_verdicts.h"
 #include "frameworks/framework_scan.h"
+#include "frameworks/nvidia_wheels.h"
 #include "frameworks/python_metadata.h"
 #include "probes/probes.h"
 #include "probes/text_util.h"
@@ -133,6 +134,14 @@ void check_architectures(const FrameworkInstall& install, const FrameworkTargets
             "keep the JIT cache (CUDA_CACHE_MAXSIZE=4294967296, a persistent CUDA_CACHE_PATH), or "
             "install a build with native SASS: " +
             architecture_remedy(install, targets.gpus);
+    } else if (verdicts.files_failing < verdicts.files_with_code) {
+        // One library without the GPU's code (torch 2.13's linalg module has
+        // no sm_75 while the rest has): its operations fail, the rest runs.
+        check.summary =
+            label(install) + " cannot run part of its kernels (" + std::to_string(verdicts.files_failing) +
+            " of " + std::to_string(verdicts.files_with_code) +
+            " libraries with device code; the operations they implement fail): " + verdicts.first_problem;
+        check.remedy = architecture_remedy(install, targets.gpus);
     } else {
         check.summary = label(install) + " cannot run: " + verdicts.first_problem;
         check.remedy = architecture_remedy(install, targets.gpus);
@@ -239,20 +248,35 @@ void check_libraries(const FrameworkInstall& install, Report& report) {
         note(Status::fail, mismatch,
              "install " + install.name + "'s parts from one release (the same version of each)");
     for (const WheelDependency& dependency : install.dependencies) {
-        std::string spec = dependency.name + (dependency.specifier.empty() ? "" : " " + dependency.specifier);
+        std::string spec = dependency.name +
+                           (dependency.specifier.empty() ? "" : " " + dependency.specifier) +
+                           (dependency.via.empty() ? "" : " (through " + dependency.via + ")");
         std::string floor = specifier_floor(dependency.specifier);
         if (!dependency.installed.empty() && !floor.empty() && version_older(dependency.installed, floor)) {
             note(Status::fail, "requires " + spec + " but " + dependency.installed + " is installed",
                  "pip install '" + dependency.name + dependency.specifier + "' into " + where(install));
-        } else if (!dependency.installed.empty() && dependency.specifier.rfind("==", 0) == 0 &&
-                   compare_versions(dependency.installed, floor) != 0) {
+        } else if (!dependency.installed.empty() && !meets_pin(dependency.installed, dependency.specifier)) {
             note(Status::warn, "pins " + spec + " but " + dependency.installed + " is installed",
                  "pip install '" + dependency.name + dependency.specifier + "' into " + where(install));
         } else if (!dependency.installed.empty()) {
             lines.push_back("dependency " + spec + ": " + dependency.installed + " installed" +
                             (dependency.extra.empty() ? "" : " (extra " + dependency.extra + ")"));
         } else if (dependency.extra.empty()) {
-            note(Status::fail, "requires " + spec + ", which is not installed",
+            // Where the loader finds every library the wheel would have
+            // brought elsewhere (the toolkit's), the framework loads: pip's
+            // metadata is unmet, not the framework. The libraries' own lines
+            // judge those copies.
+            std::vector<std::string> elsewhere;
+            std::vector<std::string> sonames =
+                wheel_sonames(dependency.name, specifier_floor(dependency.specifier));
+            for (const std::string& soname : sonames)
+                for (const LibraryNeed& need : install.libraries)
+                    if (need.soname == soname && !need.candidates.empty())
+                        elsewhere.push_back(soname + " from " + need.candidates.front().real_path);
+            bool served = !sonames.empty() && elsewhere.size() == sonames.size();
+            note(served ? Status::warn : Status::fail,
+                 "requires " + spec + ", which is not installed" +
+                     (served ? ": the loader gives it " + join(elsewhere, ", ") + " instead" : ""),
                  "pip install '" + dependency.name + dependency.specifier + "' into " + where(install));
         } else {
             lines.push_back("dependency " + spec + " (extra " + dependency.extra + "): not installed");

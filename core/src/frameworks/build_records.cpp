@@ -205,9 +205,8 @@ void derive_cuda_from_binaries(FrameworkInstall& install) {
     auto recorded = parse_cuda(install.cuda_version);
     if (recorded && recorded->major == from_isa->major && recorded->minor >= from_isa->minor) return;
     if (recorded && recorded->major != from_isa->major) return;
-    std::string said = install.cuda_version.empty()
-                           ? ""
-                           : "; " + install.cuda_source + " says " + install.cuda_version;
+    std::string said =
+        install.cuda_version.empty() ? "" : "; " + install.cuda_source + " says " + install.cuda_version;
     install.cuda_version = from_isa->text();
     install.cuda_source = "its PTX ISA " + install.newest_ptx_isa + said;
 }

@@ -272,35 +272,6 @@ void resolve_libraries(const ProbeContext& context, FrameworkInstall& install,
                 need.linked = true;
                 add_need(need);
             }
-    // What the installed dependency wheels are for: their primary libraries,
-    // loaded by name from the framework's own file.
-    if (representative)
-        for (const WheelDependency& dependency : install.dependencies) {
-            if (dependency.installed.empty()) continue;
-            for (const std::string& soname : wheel_sonames(dependency.name, dependency.installed)) {
-                if (!shipped.count(soname)) continue;
-                LibraryNeed need;
-                need.soname = soname;
-                need.needed_by = representative->path;
-                add_need(need);
-            }
-        }
-    // Dependencies that are not installed: the framework still looks for
-    // their libraries, and gets the system's copies (or none).
-    if (representative)
-        for (const WheelDependency& dependency : install.dependencies) {
-            if (!dependency.installed.empty()) continue;
-            std::string floor = specifier_floor(dependency.specifier);
-            for (const std::string& soname : wheel_sonames(dependency.name, floor)) {
-                LibraryNeed need;
-                need.soname = soname;
-                need.needed_by = representative->path;
-                need.missing_wheel = dependency.name;
-                need.optional = !dependency.extra.empty();
-                need.expected = floor;
-                add_need(need);
-            }
-        }
     // A linked library is essential when a plain (not extra) dependency
     // ships it or the file that links it carries device code; otherwise it
     // backs an optional module (CuPy's cuTENSOR), whose absence only
@@ -321,53 +292,99 @@ void resolve_libraries(const ProbeContext& context, FrameworkInstall& install,
     DynamicCache loaded_copies;
     const LibrarySearch& search = context.library_search();
     // A worklist: resolving a library can add the libraries its copy needs.
-    for (size_t next = 0; next < order.size(); ++next) {
-        LibraryNeed need = needs[order[next]];
-        const arch::DynamicInfo* by = nullptr;
-        if (auto found = dynamic_of.find(need.needed_by); found != dynamic_of.end())
-            by = found->second;
-        else
-            by = loaded_copies.get(need.needed_by);
-        auto it = shipped.find(need.soname);
-        const WheelFile* wheel =
-            it != shipped.end() && dependency_wheels.count(it->second.wheel) ? &it->second : nullptr;
-        if (wheel) {
-            need.wheel = wheel->wheel;
-            need.wheel_copy = wheel->path;
-        }
-        if (need.expected.empty()) need.expected = expected_version(install, need.soname, wheel);
-        static const std::vector<std::string> none;
-        need.candidates =
-            search.find_all_from(need.soname, need.needed_by, by ? by->rpath : none, by ? by->runpath : none);
-        for (const LibraryLocation& copy : need.candidates)
-            need.versions.push_back(copy_version(copy, need.soname, wheel_owner));
-        if (!need.candidates.empty()) {
-            // What the copy the loader picks brings along, searched its way.
-            const std::string& chosen = need.candidates.front().path;
-            std::tie(need.built_for_cuda, need.built_for_evidence) =
-                built_for_cuda(chosen, need.soname, loaded_copies.get(chosen));
-            if (const arch::DynamicInfo* copy = loaded_copies.get(chosen))
-                for (const std::string& soname : copy->needed)
-                    if (is_cuda_library(soname) && !needs.count(soname)) {
-                        LibraryNeed dependency;
-                        dependency.soname = soname;
-                        dependency.needed_by = chosen;
-                        dependency.linked = true;
-                        dependency.optional = need.optional;
-                        add_need(dependency);
+    size_t next = 0;
+    auto drain = [&] {
+        for (; next < order.size(); ++next) {
+            LibraryNeed need = needs[order[next]];
+            const arch::DynamicInfo* by = nullptr;
+            if (auto found = dynamic_of.find(need.needed_by); found != dynamic_of.end())
+                by = found->second;
+            else
+                by = loaded_copies.get(need.needed_by);
+            auto it = shipped.find(need.soname);
+            const WheelFile* wheel =
+                it != shipped.end() && dependency_wheels.count(it->second.wheel) ? &it->second : nullptr;
+            if (wheel) {
+                need.wheel = wheel->wheel;
+                need.wheel_copy = wheel->path;
+            }
+            if (need.expected.empty()) need.expected = expected_version(install, need.soname, wheel);
+            static const std::vector<std::string> none;
+            need.candidates = search.find_all_from(need.soname, need.needed_by, by ? by->rpath : none,
+                                                   by ? by->runpath : none);
+            for (const LibraryLocation& copy : need.candidates)
+                need.versions.push_back(copy_version(copy, need.soname, wheel_owner));
+            if (!need.candidates.empty()) {
+                // What the copy the loader picks brings along, searched its way.
+                const std::string& chosen = need.candidates.front().path;
+                std::tie(need.built_for_cuda, need.built_for_evidence) =
+                    built_for_cuda(chosen, need.soname, loaded_copies.get(chosen));
+                if (const arch::DynamicInfo* copy = loaded_copies.get(chosen))
+                    for (const std::string& soname : copy->needed)
+                        if (is_cuda_library(soname) && !needs.count(soname)) {
+                            LibraryNeed dependency;
+                            dependency.soname = soname;
+                            dependency.needed_by = chosen;
+                            dependency.linked = true;
+                            dependency.optional = need.optional;
+                            add_need(dependency);
+                        }
+                if (need.soname.rfind("libcudnn.so.", 0) == 0)
+                    for (const std::string& soname : cudnn_sublibraries(chosen, need.soname)) {
+                        if (needs.count(soname)) continue;
+                        LibraryNeed sublibrary;
+                        sublibrary.soname = soname;
+                        sublibrary.needed_by = chosen;
+                        sublibrary.optional = need.optional;
+                        add_need(sublibrary);
                     }
-            if (need.soname.rfind("libcudnn.so.", 0) == 0)
-                for (const std::string& soname : cudnn_sublibraries(chosen, need.soname)) {
-                    if (needs.count(soname)) continue;
-                    LibraryNeed sublibrary;
-                    sublibrary.soname = soname;
-                    sublibrary.needed_by = chosen;
-                    sublibrary.optional = need.optional;
-                    add_need(sublibrary);
-                }
+            }
+            needs[order[next]] = need;
         }
-        needs[order[next]] = need;
-    }
+    };
+    // What the framework links, and what those copies link or dlopen, first:
+    // a library found that way is where the loader really looks for it, so
+    // a by-name guess below (from the framework's own search path) must not
+    // take its place (torch 2.10 lists nvidia-nvjitlink, which only
+    // libcusparse's RUNPATH finds).
+    drain();
+    // What the installed dependency wheels are for: their primary libraries,
+    // loaded by name from the framework's own file.
+    if (representative)
+        for (const WheelDependency& dependency : install.dependencies) {
+            if (dependency.installed.empty()) continue;
+            for (const std::string& soname : wheel_sonames(dependency.name, dependency.installed)) {
+                if (!shipped.count(soname)) continue;
+                LibraryNeed need;
+                need.soname = soname;
+                need.needed_by = representative->path;
+                add_need(need);
+            }
+        }
+    // Dependencies that are not installed: the framework still looks for
+    // their libraries, and gets the system's copies (or none).
+    if (representative)
+        for (const WheelDependency& dependency : install.dependencies) {
+            if (!dependency.installed.empty()) continue;
+            std::string floor = specifier_floor(dependency.specifier);
+            for (const std::string& soname : wheel_sonames(dependency.name, floor)) {
+                if (auto found = needs.find(soname); found != needs.end()) {
+                    // Already linked from elsewhere: still, the wheel that
+                    // should have brought it is the fix to name.
+                    if (found->second.missing_wheel.empty()) found->second.missing_wheel = dependency.name;
+                    if (found->second.expected.empty()) found->second.expected = floor;
+                    continue;
+                }
+                LibraryNeed need;
+                need.soname = soname;
+                need.needed_by = representative->path;
+                need.missing_wheel = dependency.name;
+                need.optional = !dependency.extra.empty();
+                need.expected = floor;
+                add_need(need);
+            }
+        }
+    drain();
     for (auto& [soname, need] : needs) install.libraries.push_back(std::move(need));
 }
 

@@ -18,6 +18,7 @@ struct WheelDependency {
     std::string specifier;  // "==9.1.0.70"
     std::string extra;      // "" for a plain dependency, else the extra ("with-cuda")
     std::string installed;  // the installed version, "" when not installed
+    std::string via;        // asked for through a metapackage's extra: "cuda-toolkit[cublas]"; "" direct
 };
 
 // A CUDA library the framework loads, and every copy the loader could pick.

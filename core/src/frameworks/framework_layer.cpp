@@ -46,7 +46,9 @@ void add_framework_facts(const std::vector<PythonEnvironment>& environments,
         std::vector<std::string> dependencies;
         for (const WheelDependency& dependency : install.dependencies)
             dependencies.push_back(dependency.name + dependency.specifier +
-                                   (dependency.extra.empty() ? "" : " [" + dependency.extra + "]") + ": " +
+                                   (dependency.extra.empty() ? "" : " [" + dependency.extra + "]") +
+                                   (dependency.via.empty() ? "" : " (through " + dependency.via + ")") +
+                                   ": " +
                                    (dependency.installed.empty() ? "not installed" : dependency.installed));
         fact("dependencies", Json(dependencies), metadata + " Requires-Dist");
         std::vector<std::string> files;

@@ -1,5 +1,6 @@
 #include "frameworks/framework_scan.h"
 
+#include <algorithm>
 #include <map>
 #include <string>
 
@@ -13,6 +14,35 @@ const char* known_frameworks_text() {
     return "PyTorch, JAX, TensorFlow, CuPy or ONNX Runtime";
 }
 
+namespace {
+
+// A dependency asked for with extras (torch 2.12 and later: cuda-toolkit[cublas,cudart,...]==13.0.3)
+// brings the wheels those extras name: they are the framework's dependencies
+// too, read from the installed metapackage's own Requires-Dist. An extra's
+// wheel is as optional as the requirement that asked for it.
+void add_requested_extras(const Requirement& requirement,
+                          const std::map<std::string, const Distribution*>& by_name,
+                          const std::map<std::string, std::string>& installed, FrameworkInstall& install) {
+    auto meta = by_name.find(requirement.name);
+    if (requirement.extras.empty() || meta == by_name.end()) return;
+    for (const Requirement& wanted : meta->second->metadata.requires_dist) {
+        if (wanted.name.rfind("nvidia-", 0) != 0 ||
+            std::find(requirement.extras.begin(), requirement.extras.end(), wanted.extra) ==
+                requirement.extras.end())
+            continue;
+        bool listed = false;
+        for (const WheelDependency& existing : install.dependencies)
+            listed = listed || existing.name == wanted.name;
+        if (listed) continue;
+        auto it = installed.find(wanted.name);
+        install.dependencies.push_back({wanted.name, wanted.specifier, requirement.extra,
+                                        it == installed.end() ? "" : it->second,
+                                        requirement.name + "[" + wanted.extra + "]"});
+    }
+}
+
+}  // namespace
+
 std::vector<FrameworkInstall> scan_frameworks(const ProbeContext& context,
                                               const std::vector<PythonEnvironment>& environments) {
     std::vector<FrameworkInstall> out;
@@ -23,7 +53,11 @@ std::vector<FrameworkInstall> scan_frameworks(const ProbeContext& context,
         for (const std::string& dir : env.directories)
             for (Distribution& dist : read_distributions(dir)) all.push_back(std::move(dist));
         std::map<std::string, std::string> installed;  // name -> version (first wins, as imports do)
-        for (const Distribution& dist : all) installed.emplace(dist.name, dist.metadata.version);
+        std::map<std::string, const Distribution*> by_name;
+        for (const Distribution& dist : all) {
+            installed.emplace(dist.name, dist.metadata.version);
+            by_name.emplace(dist.name, &dist);
+        }
 
         // Group by framework, per directory (a framework lives in one place).
         std::map<std::pair<std::string, std::string>, std::vector<const Distribution*>> groups;
@@ -70,7 +104,8 @@ std::vector<FrameworkInstall> scan_frameworks(const ProbeContext& context,
                     auto it = installed.find(requirement.name);
                     install.dependencies.push_back({requirement.name, requirement.specifier,
                                                     requirement.extra,
-                                                    it == installed.end() ? "" : it->second});
+                                                    it == installed.end() ? "" : it->second, ""});
+                    if (nvidia) add_requested_extras(requirement, by_name, installed, install);
                 }
             read_build_record(*kind, install, dists);
             read_framework_files(context, install, dists, all);

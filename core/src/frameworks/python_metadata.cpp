@@ -1,5 +1,6 @@
 #include "frameworks/python_metadata.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include "probes/text_util.h"
@@ -62,6 +63,14 @@ Requirement parse_requirement(std::string_view line) {
     std::string_view rest = trim(requirement.substr(end));
     if (!rest.empty() && rest.front() == '[') {  // extras requested of the dependency
         size_t close = rest.find(']');
+        std::string_view list =
+            close == std::string_view::npos ? std::string_view{} : rest.substr(1, close - 1);
+        while (!list.empty()) {
+            size_t comma = list.find(',');
+            std::string_view extra = trim(list.substr(0, comma));
+            if (!extra.empty()) out.extras.push_back(normalize_package_name(extra));
+            list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
+        }
         rest = close == std::string_view::npos ? std::string_view{} : trim(rest.substr(close + 1));
     }
     if (!rest.empty() && rest.front() == '(' && rest.back() == ')')
@@ -200,6 +209,21 @@ int compare_versions(std::string_view a, std::string_view b) {
         unsigned long long left = x.value_or(0), right = y.value_or(0);
         if (left != right) return left < right ? -1 : 1;
     }
+}
+
+bool meets_pin(std::string_view version, std::string_view specifier) {
+    size_t at = specifier.find("==");
+    if (at == std::string_view::npos || specifier.substr(at, 3) == "===") return true;
+    std::string_view pin = specifier.substr(at + 2);
+    pin = trim(pin.substr(0, pin.find(',')));
+    if (!pin.ends_with(".*")) return compare_versions(version, pin) == 0;
+    pin.remove_suffix(2);
+    // Compare only as many components as the prefix has: "13.0.3" against "13".
+    size_t components = 1 + static_cast<size_t>(std::count(pin.begin(), pin.end(), '.'));
+    size_t end = 0;
+    for (size_t dots = 0; end < version.size(); ++end)
+        if (version[end] == '.' && ++dots == components) break;
+    return compare_versions(version.substr(0, end), pin) == 0;
 }
 
 }  // namespace strata

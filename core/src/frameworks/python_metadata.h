@@ -18,6 +18,8 @@ struct Requirement {
     std::string name;       // normalised: "nvidia-cudnn-cu12"
     std::string specifier;  // "==9.1.0.70", ">=13.0.48,<14" or ""
     std::string extra;      // the extra it belongs to ("with-cuda"), "" for a plain dependency
+    // The extras it asks of the dependency: cuda-toolkit[cublas,cudart] -> {"cublas", "cudart"}.
+    std::vector<std::string> extras;
 };
 
 struct PackageMetadata {
@@ -53,5 +55,10 @@ std::string specifier_floor(std::string_view specifier);
 // Compares dotted version strings numerically, component by component
 // ("9.10" > "9.9"); non-numeric tails ("+cu124", "rc1") are ignored.
 int compare_versions(std::string_view a, std::string_view b);
+
+// Whether a version meets a specifier's exact pin: "==9.1.0.70" numerically
+// ("9.1" is "9.1.0"), "==13.*" or "==13.1.1.3.*" by the components given
+// (PEP 440 prefix matching). True when the specifier pins nothing.
+bool meets_pin(std::string_view version, std::string_view specifier);
 
 }  // namespace strata

@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""strata judges today's pip installs of PyTorch as they are: CUDA 12.8 and CUDA 13.0 builds.
+
+Usage: modern_torch_installs.py STRATA FRAMEWORK_CACHE [CUOBJDUMP]
+FRAMEWORK_CACHE/torch210/site: torch 2.10.0 (CUDA 12.8) with the nvidia-*-cu12 wheels it pins.
+FRAMEWORK_CACHE/torch213/site: torch 2.13.0 (CUDA 13.0), whose CUDA wheels come through the
+cuda-toolkit metapackage's extras and share nvidia/cu13/lib; PyPI here serves neither its
+nvidia-cuda-cupti nor its NCCL pin, so cupti is absent and NCCL 2.32.6 stands in for 2.29.7
+(scripts/setup --test installs both).
+
+What each case guards against, found on these real installs:
+- torch 2.10 lists nvidia-nvjitlink-cu12 as a direct dependency; libnvJitLink.so.12 is found only
+  through libcusparse.so.12's RUNPATH. strata used to look it up from torch's own RPATH first,
+  find nothing, and fail a complete install.
+- torch 2.13's cuda-toolkit[cublas,...] requirement was read as one opaque dependency: the wheels
+  its extras bring (and a missing one) went unseen.
+- cuSPARSELt leaves 1 of its 112 fat binaries to the JIT on CC 9.0: one short compile at first use,
+  not a warning on every H100.
+- torch 2.13's libtorch_cuda_linalg.so has no sm_75 while libtorch_cuda.so has: on a T4 the
+  linear-algebra kernels fail, not all of PyTorch; the oracle (cuobjdump, where given) agrees.
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+strata, cache = os.path.realpath(sys.argv[1]), os.path.realpath(sys.argv[2])
+cuobjdump = sys.argv[3] if len(sys.argv) > 3 and os.access(sys.argv[3], os.X_OK) else None
+failures = 0
+
+
+def expect(condition, message):
+    global failures
+    print(("ok   " if condition else "FAIL ") + message)
+    failures += not condition
+
+
+def frameworks(directory, sm, driver):
+    run = subprocess.run([strata, "frameworks", "--json", "--site-packages", directory, "--sm", sm,
+                          "--driver", driver], capture_output=True, text=True, timeout=300)
+    if run.returncode not in (0, 1):
+        print(run.stderr)
+    return run.returncode, json.loads(run.stdout)
+
+
+def check(report, prefix):
+    return next((c for c in report["checks"] if c["id"].startswith(prefix)),
+                {"status": "absent", "summary": "", "evidence": ""})
+
+
+def statuses(report):
+    return {c["id"].split(".")[1]: c["status"] for c in report["checks"]}
+
+
+def fact(report, key):
+    return report["environment"].get(key, {}).get("value")
+
+
+# ---- torch 2.10.0, CUDA 12.8 -------------------------------------------------
+site = os.path.realpath(os.path.join(cache, "torch210", "site"))
+code, report = frameworks(site, "9.0", "580.95.05")
+expect(fact(report, "framework.torch.version") == "2.10.0" and fact(report, "framework.torch.cuda_build") == "12.8",
+       "torch 2.10.0, CUDA 12.8 (torch/version.py)")
+expect(code == 0 and set(statuses(report).values()) == {"pass"},
+       f"a complete torch 2.10 install on CC 9.0 / driver 580 passes every check, exit 0 (got {code}: {statuses(report)})")
+libraries = fact(report, "framework.torch.libraries") or []
+expect(libraries and not any("not found" in line for line in libraries),
+       f"every one of the {len(libraries)} libraries the loader gives torch is found")
+jitlink = next((line for line in libraries if line.startswith("libnvJitLink.so.12")), "")
+expect("nvidia/nvjitlink/lib/libnvJitLink.so.12" in jitlink and "libcusparse.so.12" in jitlink,
+       f"libnvJitLink.so.12 comes from its wheel through libcusparse's RUNPATH ({jitlink})")
+for soname in ("libcudnn_engines_precompiled.so.9", "libcudnn_graph.so.9", "libnvshmem_host.so.3"):
+    expect(any(line.startswith(soname + " -> " + site) for line in libraries), f"{soname} resolves in the install")
+evidence = check(report, "framework.library_code")["evidence"]
+expect(re.search(r"CC 9\.0: libcusparseLt\.so\.0 -> native, except 1 fat binary JIT-compiled at first use", evidence),
+       "cuSPARSELt's one JIT-only fat binary is named in the evidence, and passes")
+
+matrix = [  # (CC, driver, {check: status}, exit)
+    ("8.6", "570.86.15", {"architectures": "pass", "cuda_driver": "pass", "libraries": "pass", "library_code": "pass"}, 0),
+    ("12.0", "580.95.05", {"architectures": "pass", "cuda_driver": "pass", "libraries": "pass", "library_code": "warn"}, 0),
+    ("9.0", "470.57.02", {"cuda_driver": "fail"}, 1),
+]
+for sm, driver, want, want_code in matrix:
+    code, report = frameworks(site, sm, driver)
+    got = {k: v for k, v in statuses(report).items() if k in want}
+    expect(got == want and code == want_code, f"torch 2.10 on CC {sm}, driver {driver}: {got} == {want}, exit {code}")
+    if sm == "12.0":
+        summary = check(report, "framework.library_code")["summary"]
+        expect("libcufft.so.11" in summary and "compute_90 PTX" in summary,
+               f"CC 12.0: cuFFT 11.3 has no sm_120 SASS and is named ({summary[:120]})")
+
+scratch = tempfile.mkdtemp(prefix="strata-modern-torch-", dir=cache)
+try:
+    # Without the nvJitLink wheel: the library torch's cuSPARSE links is gone,
+    # and the fix names the wheel that brings it.
+    broken = os.path.join(scratch, "no-nvjitlink")
+    subprocess.run(["cp", "-al", site, broken], check=True)
+    shutil.rmtree(os.path.join(broken, "nvidia", "nvjitlink"))
+    shutil.rmtree(os.path.join(broken, "nvidia_nvjitlink_cu12-12.8.93.dist-info"))
+    code, report = frameworks(broken, "9.0", "580.95.05")
+    libs = check(report, "framework.libraries")
+    expect(code == 1 and libs["status"] == "fail" and "nvidia-nvjitlink-cu12" in libs["summary"] + libs.get("remedy", ""),
+           f"without nvidia-nvjitlink-cu12: framework.libraries fails and names the wheel, exit {code}")
+finally:
+    shutil.rmtree(scratch, ignore_errors=True)
+
+# ---- torch 2.13.0, CUDA 13.0: the cuda-toolkit metapackage ----------------------
+site = os.path.realpath(os.path.join(cache, "torch213", "site"))
+code, report = frameworks(site, "9.0", "580.95.05")
+expect(fact(report, "framework.torch.version") == "2.13.0" and fact(report, "framework.torch.cuda_build") == "13.0",
+       "torch 2.13.0, CUDA 13.0")
+dependencies = fact(report, "framework.torch.dependencies") or []
+for wheel, version in (("nvidia-cublas", "13.1.1.3"), ("nvidia-cuda-runtime", "13.0.96"), ("nvidia-cusparse", "12.6.3.3"),
+                       ("nvidia-nvjitlink", "13.5.37")):
+    line = next((d for d in dependencies if d.startswith(wheel + "=") or d.startswith(wheel + "<")), "")
+    expect("(through cuda-toolkit[" in line and line.endswith(": " + version),
+           f"{wheel} is a dependency through cuda-toolkit's extras, {version} installed ({line})")
+cupti = next((d for d in dependencies if d.startswith("nvidia-cuda-cupti")), "")
+expect(cupti.endswith("not installed") and "cuda-toolkit[cupti]" in cupti, f"the missing cupti wheel is seen ({cupti})")
+libraries = fact(report, "framework.torch.libraries") or []
+cublas = next((line for line in libraries if line.startswith("libcublas.so.13")), "")
+expect(os.path.join(site, "nvidia/cu13/lib/libcublas.so.13") in cublas and "13.1.1.3" in cublas,
+       f"libcublas.so.13 from the shared nvidia/cu13/lib, version 13.1.1.3 ({cublas})")
+got = statuses(report)
+expect({k: got.get(k) for k in ("architectures", "cuda_driver", "library_code")} ==
+       {"architectures": "pass", "cuda_driver": "pass", "library_code": "pass"},
+       f"CC 9.0 / driver 580: architectures, cuda_driver and library_code pass ({got})")
+libs = check(report, "framework.libraries")
+expect("warn: pins nvidia-nccl-cu13 ==2.29.7 but 2.32.6 is installed" in libs["evidence"],
+       "the stand-in NCCL is named against torch's pin")
+expect("pins nvidia-cublas" not in libs["evidence"] and "pins cuda-toolkit" not in libs["evidence"],
+       "wildcard pins (==13.1.1.3.*) and zero-padded versions (13.0.3 vs 13.0.3.0) are met")
+cache_listing = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True).stdout
+if re.search(r"\blibcupti\.so\.13 ", cache_listing):
+    expect(libs["status"] == "warn" and code == 0 and "nvidia-cuda-cupti" in libs["summary"] and
+           "the loader gives it libcupti.so.13 from" in libs["summary"],
+           f"cupti's wheel missing but the toolkit's copy loads: a warning, exit 0 ({libs['summary'][:160]})")
+else:
+    expect(libs["status"] == "fail" and code == 1, "cupti's wheel missing and no copy anywhere: a failure")
+
+code, report = frameworks(site, "7.5", "580.95.05")
+arch = check(report, "framework.architectures")
+expect(arch["status"] == "fail" and "cannot run part of its kernels (1 of 3 libraries" in arch["summary"] and
+       "libtorch_cuda_linalg.so" in arch["summary"],
+       f"CC 7.5: the linear-algebra library without sm_75 is named, the rest runs ({arch['summary'][:140]})")
+if cuobjdump:
+    def sass(name):
+        out = subprocess.run([cuobjdump, "--list-elf", os.path.join(site, "torch", "lib", name)],
+                             capture_output=True, text=True).stdout
+        return set(re.findall(r"\.(sm_\d+[af]?)\.cubin", out))
+    expect("sm_75" in sass("libtorch_cuda.so") and "sm_75" not in sass("libtorch_cuda_linalg.so"),
+           "cuobjdump agrees: sm_75 in libtorch_cuda.so, not in libtorch_cuda_linalg.so")
+code, report = frameworks(site, "9.0", "570.86.15")
+expect(check(report, "framework.cuda_driver")["status"] == "fail" and code == 1,
+       "a CUDA 13.0 build on driver 570 (CUDA 12.8) fails framework.cuda_driver")
+
+sys.exit(1 if failures else 0)
