@@ -285,6 +285,19 @@ void check_libraries(const FrameworkInstall& install, Report& report) {
     for (const LibraryNeed& need : install.libraries) {
         std::string how =
             need.linked ? "linked by " + fs::path(need.needed_by).filename().string() : "loaded by name";
+        if (need.candidates.empty() && !need.linked && !need.wheel_copy.empty()) {
+            // Its wheel is installed, yet no search path of the framework's
+            // files or the system's reaches that copy: whether the framework
+            // loads it by name at all, or finds it its own way, its files do
+            // not say (TensorFlow and its nvidia-cuda-nvrtc-cu12 dependency).
+            note(Status::warn,
+                 need.soname + " (from the " + need.wheel + " wheel, " + need.wheel_copy +
+                     ") is on no search path of " + install.name +
+                     "'s files or the system's: code that loads it by name does not find it",
+                 "if " + install.name + " reports it missing, add " +
+                     fs::path(need.wheel_copy).parent_path().string() + " to LD_LIBRARY_PATH");
+            continue;
+        }
         if (need.candidates.empty()) {
             std::string provider = !need.missing_wheel.empty() ? need.missing_wheel
                                    : !need.wheel.empty()       ? need.wheel

@@ -312,6 +312,18 @@ void resolve_libraries(const ProbeContext& context, FrameworkInstall& install,
             static const std::vector<std::string> none;
             need.candidates = search.find_all_from(need.soname, need.needed_by, by ? by->rpath : none,
                                                    by ? by->runpath : none);
+            // Loaded by path before the extension module that needs it: an
+            // already-loaded soname is what the loader then gives.
+            if (!install.wheel_preloader.empty() && it != shipped.end() && dynamic_of.count(need.needed_by)) {
+                std::error_code error;
+                std::string real = fs::weakly_canonical(it->second.path, error).string();
+                std::erase_if(need.candidates, [&](const LibraryLocation& copy) {
+                    return fs::weakly_canonical(copy.real_path, error).string() == real;
+                });
+                need.candidates.insert(need.candidates.begin(), {it->second.path, real,
+                                                                 "preloaded from the " + it->second.wheel +
+                                                                     " wheel by " + install.wheel_preloader});
+            }
             for (const LibraryLocation& copy : need.candidates)
                 need.versions.push_back(copy_version(copy, need.soname, wheel_owner));
             if (!need.candidates.empty()) {
@@ -320,15 +332,25 @@ void resolve_libraries(const ProbeContext& context, FrameworkInstall& install,
                 std::tie(need.built_for_cuda, need.built_for_evidence) =
                     built_for_cuda(chosen, need.soname, loaded_copies.get(chosen));
                 if (const arch::DynamicInfo* copy = loaded_copies.get(chosen))
-                    for (const std::string& soname : copy->needed)
-                        if (is_cuda_library(soname) && !needs.count(soname)) {
-                            LibraryNeed dependency;
-                            dependency.soname = soname;
-                            dependency.needed_by = chosen;
-                            dependency.linked = true;
-                            dependency.optional = need.optional;
+                    for (const std::string& soname : copy->needed) {
+                        if (!is_cuda_library(soname)) continue;
+                        LibraryNeed dependency;
+                        dependency.soname = soname;
+                        dependency.needed_by = chosen;
+                        dependency.linked = true;
+                        dependency.optional = need.optional;
+                        auto known = needs.find(soname);
+                        if (known == needs.end()) {
                             add_need(dependency);
+                        } else if (!known->second.linked && known->second.candidates.empty()) {
+                            // A by-name guess that found nothing: this copy
+                            // links it, and its search path is the loader's.
+                            dependency.missing_wheel = known->second.missing_wheel;
+                            dependency.expected = known->second.expected;
+                            known->second = dependency;
+                            order.push_back(soname);
                         }
+                    }
                 if (need.soname.rfind("libcudnn.so.", 0) == 0)
                     for (const std::string& soname : cudnn_sublibraries(chosen, need.soname)) {
                         if (needs.count(soname)) continue;
@@ -348,16 +370,28 @@ void resolve_libraries(const ProbeContext& context, FrameworkInstall& install,
     // take its place (torch 2.10 lists nvidia-nvjitlink, which only
     // libcusparse's RUNPATH finds).
     drain();
+    // Which of the framework's files loads a library by name is not written
+    // anywhere: the one whose own RPATH/RUNPATH leads to a copy was built to
+    // (TensorFlow's libtensorflow_framework.so.2 among 77 libraries), else
+    // the representative.
+    auto loader_of = [&](const std::string& soname) -> const std::string& {
+        for (const ElfDynamic& elf : elves) {
+            if (elf.dynamic.rpath.empty() && elf.dynamic.runpath.empty()) continue;
+            auto found = search.find_all_from(soname, elf.path, elf.dynamic.rpath, elf.dynamic.runpath);
+            if (!found.empty() && found.front().via.rfind("DT_R", 0) == 0) return elf.path;
+        }
+        return representative->path;
+    };
     // What the installed dependency wheels are for: their primary libraries,
     // loaded by name from the framework's own file.
     if (representative)
         for (const WheelDependency& dependency : install.dependencies) {
             if (dependency.installed.empty()) continue;
             for (const std::string& soname : wheel_sonames(dependency.name, dependency.installed)) {
-                if (!shipped.count(soname)) continue;
+                if (!shipped.count(soname) || needs.count(soname)) continue;
                 LibraryNeed need;
                 need.soname = soname;
-                need.needed_by = representative->path;
+                need.needed_by = loader_of(soname);
                 add_need(need);
             }
         }

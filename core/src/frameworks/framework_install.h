@@ -54,6 +54,10 @@ struct FrameworkInstall {
     // requirements (JAX's plugin), not the versions it was built with.
     bool library_versions_are_floors = false;
     std::vector<WheelDependency> dependencies;
+    // What its Python code loads CUDA libraries with before its extension
+    // modules, when that searches NVIDIA's wheels first ("cuda-pathfinder",
+    // CuPy 14): the wheels' copies win over the system's. "" otherwise.
+    std::string wheel_preloader;
     std::vector<std::string> device_code_files;  // its own shared libraries that carry SASS or PTX
     // NVIDIA libraries vendored into its wheel (auditwheel's hashed names,
     // "libcusparseLt-f80c68d1.so.0") that carry device code: judged with the

@@ -41,6 +41,26 @@ void add_requested_extras(const Requirement& requirement,
     }
 }
 
+// How a framework's Python code loads CUDA libraries from NVIDIA's wheels by
+// path before its extension modules need them, so that those copies win over
+// any the loader would find: cuda-pathfinder (CuPy 14) searches the wheels
+// first; JAX's CUDA plugin runs _load_nvidia_libraries when it initialises.
+// "" when it leaves the choice to the loader.
+std::string wheel_preloader(const std::vector<const Distribution*>& dists,
+                            const std::map<std::string, std::string>& installed) {
+    for (const Distribution* dist : dists)
+        for (const Requirement& requirement : dist->metadata.requires_dist)
+            if (requirement.name == "cuda-pathfinder" && requirement.extra.empty() &&
+                installed.count("cuda-pathfinder"))
+                return "cuda-pathfinder";
+    for (const Distribution* dist : dists)
+        for (const std::string& file : dist->files)
+            if (file.find("/jax_plugins/") != std::string::npos && file.ends_with("/__init__.py") &&
+                read_text(file, 1 << 20).find("def _load_nvidia_libraries") != std::string::npos)
+                return "the JAX plugin's _load_nvidia_libraries";
+    return {};
+}
+
 }  // namespace
 
 std::vector<FrameworkInstall> scan_frameworks(const ProbeContext& context,
@@ -107,6 +127,7 @@ std::vector<FrameworkInstall> scan_frameworks(const ProbeContext& context,
                                                     it == installed.end() ? "" : it->second, ""});
                     if (nvidia) add_requested_extras(requirement, by_name, installed, install);
                 }
+            install.wheel_preloader = wheel_preloader(dists, installed);
             read_build_record(*kind, install, dists);
             read_framework_files(context, install, dists, all);
             derive_cuda_from_binaries(install);

@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
-"""strata judges today's pip installs of PyTorch as they are: CUDA 12.8 and CUDA 13.0 builds.
+"""strata judges today's pip installs of PyTorch, JAX, TensorFlow and CuPy as they are.
 
-Usage: modern_torch_installs.py STRATA FRAMEWORK_CACHE [CUOBJDUMP]
-FRAMEWORK_CACHE/torch210/site: torch 2.10.0 (CUDA 12.8) with the nvidia-*-cu12 wheels it pins.
-FRAMEWORK_CACHE/torch213/site: torch 2.13.0 (CUDA 13.0), whose CUDA wheels come through the
-cuda-toolkit metapackage's extras and share nvidia/cu13/lib; PyPI here serves neither its
-nvidia-cuda-cupti nor its NCCL pin, so cupti is absent and NCCL 2.32.6 stands in for 2.29.7
-(scripts/setup --test installs both).
+Usage: current_framework_installs.py STRATA FRAMEWORK_CACHE [CUOBJDUMP]
+scripts/setup --test installs each into FRAMEWORK_CACHE/<name>/site with exactly the
+nvidia-* wheels a full pip install resolved:
+- torch210: torch 2.10.0 (CUDA 12.8) with the nvidia-*-cu12 wheels it pins.
+- torch213: torch 2.13.0 (CUDA 13.0), whose CUDA wheels come through the cuda-toolkit
+  metapackage's extras and share nvidia/cu13/lib; PyPI here serves neither its
+  nvidia-cuda-cupti nor its NCCL pin, so cupti is absent and NCCL 2.32.6 stands in for 2.29.7.
+- jaxtf: jax[cuda12] 0.10.2 and tensorflow[and-cuda] 2.21.0 in one environment.
+- cupy14: cupy-cuda13x[ctk] 14.2.0 with cuda-pathfinder.
 
 What each case guards against, found on these real installs:
 - torch 2.10 lists nvidia-nvjitlink-cu12 as a direct dependency; libnvJitLink.so.12 is found only
@@ -18,6 +21,13 @@ What each case guards against, found on these real installs:
   not a warning on every H100.
 - torch 2.13's libtorch_cuda_linalg.so has no sm_75 while libtorch_cuda.so has: on a T4 the
   linear-algebra kernels fail, not all of PyTorch; the oracle (cuobjdump, where given) agrees.
+- JAX 0.10's plugin loads cuSOLVER, NVRTC and the rest from the wheels itself
+  (_load_nvidia_libraries): strata failed a complete install for three libraries "not found".
+- TensorFlow dlopens its libraries from libtensorflow_framework.so.2 and libtensorflow_cc.so.2,
+  whose RUNPATHs name the wheels; strata searched from another of its 77 libraries and failed
+  nearly every library.
+- CuPy 14 loads every library through cuda-pathfinder, which takes the wheels' copies before the
+  system's: strata said the machine's CUDA toolkit won over each wheel.
 """
 import json
 import os
@@ -156,5 +166,41 @@ if cuobjdump:
 code, report = frameworks(site, "9.0", "570.86.15")
 expect(check(report, "framework.cuda_driver")["status"] == "fail" and code == 1,
        "a CUDA 13.0 build on driver 570 (CUDA 12.8) fails framework.cuda_driver")
+
+# ---- jax[cuda12] 0.10.2 and tensorflow[and-cuda] 2.21.0, one environment -------
+site = os.path.realpath(os.path.join(cache, "jaxtf", "site"))
+code, report = frameworks(site, "9.0", "580.95.05")
+expect(fact(report, "framework.jax.version") == "0.10.2" and fact(report, "framework.tensorflow.version") == "2.21.0",
+       "JAX 0.10.2 and TensorFlow 2.21.0 found in one environment")
+jax = {c["id"].split(".")[1]: c["status"] for c in report["checks"] if c["id"].endswith(".jax")}
+expect(jax == {"architectures": "pass", "cuda_driver": "pass", "libraries": "pass", "library_code": "pass"},
+       f"a complete jax[cuda12] install on CC 9.0 / driver 580 passes every check ({jax})")
+libraries = fact(report, "framework.jax.libraries") or []
+for soname in ("libcusolver.so.11", "libnvrtc.so.12", "libcudnn.so.9"):
+    line = next((line for line in libraries if line.startswith(soname)), "")
+    expect(line.startswith(soname + " -> " + site) and "_load_nvidia_libraries" in line,
+           f"JAX: {soname} is the wheel's copy its plugin preloads ({line[:150]})")
+tf = check(report, "framework.libraries.tensorflow")
+tf_libraries = fact(report, "framework.tensorflow.libraries") or []
+for soname in ("libcublas.so.12", "libcudart.so.12", "libcusolver.so.11", "libcufft.so.11"):
+    line = next((line for line in tf_libraries if line.startswith(soname)), "")
+    expect(line.startswith(soname + " -> " + site) and re.search(r"DT_RUNPATH entry \d+ of libtensorflow_\w+\.so\.2", line),
+           f"TensorFlow: {soname} from the wheel through a TensorFlow library's RUNPATH ({line[:150]})")
+expect(tf["status"] != "fail" and not any(line.startswith("fail:") for line in tf["evidence"].splitlines()),
+       f"TensorFlow's libraries: no failure on a complete install ({tf['status']}: {tf['summary'][:140]})")
+
+# ---- cupy-cuda13x[ctk] 14.2.0: cuda-pathfinder --------------------------------
+site = os.path.realpath(os.path.join(cache, "cupy14", "site"))
+code, report = frameworks(site, "9.0", "580.95.05")
+libraries = fact(report, "framework.cupy.libraries") or []
+for soname in ("libcublas.so.13", "libcusolver.so.12", "libnvrtc.so.13"):
+    line = next((line for line in libraries if line.startswith(soname)), "")
+    expect(line.startswith(soname + " -> " + os.path.join(site, "nvidia/cu13/lib")) and "cuda-pathfinder" in line,
+           f"CuPy: {soname} is the wheel's copy cuda-pathfinder loads ({line[:150]})")
+libs = check(report, "framework.libraries.cupy")
+expect("wins over" not in libs["evidence"] and not any(line.startswith("fail:") for line in libs["evidence"].splitlines()),
+       f"CuPy: no system copy is said to win over a wheel's, nothing fails ({libs['status']}: {libs['summary'][:140]})")
+expect(check(report, "framework.cuda_driver.cupy")["status"] == "warn",
+       "CuPy 14.2 is built with CUDA 13.2 (PTX ISA 9.2): on driver 580 (CUDA 13.0) it runs under minor-version compatibility")
 
 sys.exit(1 if failures else 0)
