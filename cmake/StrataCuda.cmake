@@ -28,6 +28,11 @@ if(STRATA_ENABLE_CUDA AND CMAKE_CUDA_COMPILER)
   set(STRATA_CUDA_TOOLKIT_VERSION ${CUDAToolkit_VERSION})
   set(STRATA_KERNEL_ARCHITECTURES "${STRATA_CUDA_ARCHITECTURES}")
   set(STRATA_CUDA_SUMMARY "${CUDAToolkit_VERSION} (kernels for ${STRATA_CUDA_ARCHITECTURES})")
+  # Where libraries installed beside the toolkit (cuDNN, NCCL) are looked for.
+  # CMake 4 gives CUDAToolkit_LIBRARY_DIR as targets/<arch>/lib, where a cuDNN
+  # copied into the toolkit's lib64 is not.
+  set(STRATA_CUDA_LIBRARY_HINTS ${CUDAToolkit_LIBRARY_DIR} ${CUDAToolkit_LIBRARY_ROOT}/lib64
+      ${CUDAToolkit_LIBRARY_ROOT}/lib ${CUDAToolkit_BIN_DIR}/../lib64 ${CUDAToolkit_BIN_DIR}/../lib)
 else()
   set(STRATA_CUDA_SUMMARY "not built (nvcc not found or STRATA_ENABLE_CUDA=OFF): kernels/ and the CUDA plugins are left out")
 endif()

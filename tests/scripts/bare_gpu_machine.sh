@@ -8,7 +8,8 @@
 # wheel, cuDNN as the toolkit's files in the wheel's layout). Asserts that
 # every plugin builds from the bundle and the wheels, every gpu test then
 # skips because there is no GPU, at most 8 files come back, and the tree with
-# its bundle stays under the 64 MiB the device tool carries.
+# its bundle stays under the 64 MiB the device tool carries. It builds with
+# CMake 4 from PyPI, as the GPU image's Python environment carries it.
 #
 # Usage: tests/scripts/bare_gpu_machine.sh   (root; about 6 minutes on 2 cores)
 # scripts/test runs it; it needs scripts/setup --test (python3-venv, the NCCL wheel).
@@ -56,6 +57,9 @@ for package in $hidden_packages; do
   done
 done
 rm -rf "$root/build-gpu"
+# The image's CMake is a pip package (CMake 4), not Debian's 3.25: that one first.
+cmake4="$root/.cache/tools/cmake4/cmake/data/bin"
+[ -x "$cmake4/cmake" ] && export PATH="$cmake4:$PATH"
 # Two CPU cores here, sixteen there: the same steps with room to build.
 OUT="$scratch/out" STRATA_PYTHON="$scratch/venv/bin/python" STRATA_GPU_BUDGET_S=2400 STRATA_GPU_BUILD_TIMEOUT_S=2000 \
   "$root/scripts/gpu-check" --until-gpu \
@@ -69,6 +73,7 @@ expect() { grep -q -- "$1" "$2" || failures+=("$3"); }
 expect "built for 75: strata, the runner, driver cudart cublas cudnn nccl" "$log" "not every plugin was built"
 expect "CUDNN: $site/nvidia/cudnn/lib/libcudnn.so.9" "$log" "cuDNN was not taken from the wheel layout"
 expect "NCCL: $site/nvidia/nccl/lib/libnccl.so.2" "$log" "NCCL was not taken from its wheel"
+expect "^cmake .*cmake4" "$log" "gpu-check did not build with CMake 4 (scripts/setup --test installs it)"
 cache="$root/build-gpu/CMakeCache.txt"
 for variable in Catch2_DIR benchmark_DIR nlohmann_json_DIR CLI11_DIR STRATA_ZSTD_LIBRARY STRATA_LZ4_LIBRARY \
                 STRATA_ZSTD_INCLUDE_DIR STRATA_LZ4_INCLUDE_DIR; do
@@ -76,7 +81,9 @@ for variable in Catch2_DIR benchmark_DIR nlohmann_json_DIR CLI11_DIR STRATA_ZSTD
 done
 skipped=$(grep -c "SKIPPED: no usable GPU\|skipped: no usable GPU\|no usable GPU" "$log" || true)
 grep -qE '100% tests passed|tests passed, 0 tests failed' "$log" || failures+=("the gpu tests did not all pass or skip")
-gpu_tests=$(ctest --test-dir "$root/build-gpu" -N -L gpu | grep -cE 'Test +#[0-9]+: gpu_')
+ctest=ctest  # the CMake that generated build-gpu reads it
+[ -x "$root/.cache/tools/cmake4/cmake/data/bin/ctest" ] && ctest="$root/.cache/tools/cmake4/cmake/data/bin/ctest"
+gpu_tests=$("$ctest" --test-dir "$root/build-gpu" -N -L gpu | grep -cE 'Test +#[0-9]+: gpu_')
 [ "$gpu_tests" -ge 4 ] || failures+=("only $gpu_tests gpu tests were built (kernels, plugins, doctor, bench expected)")
 [ "$(grep -cE 'Test +#[0-9]+: gpu_[a-z_]+ .*Skipped' "$log")" -eq "$gpu_tests" ] || failures+=("not all $gpu_tests gpu tests skipped")
 [ "$skipped" -ge "$gpu_tests" ] || failures+=("the skips do not say 'no usable GPU'")
