@@ -29,7 +29,6 @@ What each case guards against, found on these real installs:
 - CuPy 14 loads every library through cuda-pathfinder, which takes the wheels' copies before the
   system's: strata said the machine's CUDA toolkit won over each wheel.
 """
-import json
 import os
 import re
 import shutil
@@ -37,36 +36,20 @@ import subprocess
 import sys
 import tempfile
 
+from framework_checks import Expectations, check, fact, judge, statuses
+
 strata, cache = os.path.realpath(sys.argv[1]), os.path.realpath(sys.argv[2])
 cuobjdump = sys.argv[3] if len(sys.argv) > 3 and os.access(sys.argv[3], os.X_OK) else None
-failures = 0
-
-
-def expect(condition, message):
-    global failures
-    print(("ok   " if condition else "FAIL ") + message)
-    failures += not condition
+expect = Expectations()
 
 
 def frameworks(directory, sm, driver):
-    run = subprocess.run([strata, "frameworks", "--json", "--site-packages", directory, "--sm", sm,
-                          "--driver", driver], capture_output=True, text=True, timeout=300)
-    if run.returncode not in (0, 1):
-        print(run.stderr)
-    return run.returncode, json.loads(run.stdout)
+    return judge(strata, directory, sm, driver)
 
 
-def check(report, prefix):
-    return next((c for c in report["checks"] if c["id"].startswith(prefix)),
-                {"status": "absent", "summary": "", "evidence": ""})
-
-
-def statuses(report):
-    return {c["id"].split(".")[1]: c["status"] for c in report["checks"]}
-
-
-def fact(report, key):
-    return report["environment"].get(key, {}).get("value")
+def short(report, suffix):
+    """{check kind: status} for one framework ("architectures": "pass", ...)."""
+    return {k.split(".")[1]: v for k, v in statuses(report, suffix).items()}
 
 
 # ---- torch 2.10.0, CUDA 12.8 -------------------------------------------------
@@ -75,7 +58,7 @@ code, report = frameworks(site, "9.0", "580.95.05")
 expect(fact(report, "framework.torch.version") == "2.10.0" and fact(report, "framework.torch.cuda_build") == "12.8",
        "torch 2.10.0, CUDA 12.8 (torch/version.py)")
 expect(code == 0 and set(statuses(report).values()) == {"pass"},
-       f"a complete torch 2.10 install on CC 9.0 / driver 580 passes every check, exit 0 (got {code}: {statuses(report)})")
+       f"a complete torch 2.10 install on CC 9.0 / driver 580 passes every check, exit 0 (got {code}: {short(report, '')})")
 libraries = fact(report, "framework.torch.libraries") or []
 expect(libraries and not any("not found" in line for line in libraries),
        f"every one of the {len(libraries)} libraries the loader gives torch is found")
@@ -84,7 +67,7 @@ expect("nvidia/nvjitlink/lib/libnvJitLink.so.12" in jitlink and "libcusparse.so.
        f"libnvJitLink.so.12 comes from its wheel through libcusparse's RUNPATH ({jitlink})")
 for soname in ("libcudnn_engines_precompiled.so.9", "libcudnn_graph.so.9", "libnvshmem_host.so.3"):
     expect(any(line.startswith(soname + " -> " + site) for line in libraries), f"{soname} resolves in the install")
-evidence = check(report, "framework.library_code")["evidence"]
+evidence = check(report, "framework.library_code.torch")["evidence"]
 expect(re.search(r"CC 9\.0: libcusparseLt\.so\.0 -> native, except 1 fat binary JIT-compiled at first use", evidence),
        "cuSPARSELt's one JIT-only fat binary is named in the evidence, and passes")
 
@@ -95,10 +78,10 @@ matrix = [  # (CC, driver, {check: status}, exit)
 ]
 for sm, driver, want, want_code in matrix:
     code, report = frameworks(site, sm, driver)
-    got = {k: v for k, v in statuses(report).items() if k in want}
+    got = {k: v for k, v in short(report, ".torch").items() if k in want}
     expect(got == want and code == want_code, f"torch 2.10 on CC {sm}, driver {driver}: {got} == {want}, exit {code}")
     if sm == "12.0":
-        summary = check(report, "framework.library_code")["summary"]
+        summary = check(report, "framework.library_code.torch")["summary"]
         expect("libcufft.so.11" in summary and "compute_90 PTX" in summary,
                f"CC 12.0: cuFFT 11.3 has no sm_120 SASS and is named ({summary[:120]})")
 
@@ -111,7 +94,7 @@ try:
     shutil.rmtree(os.path.join(broken, "nvidia", "nvjitlink"))
     shutil.rmtree(os.path.join(broken, "nvidia_nvjitlink_cu12-12.8.93.dist-info"))
     code, report = frameworks(broken, "9.0", "580.95.05")
-    libs = check(report, "framework.libraries")
+    libs = check(report, "framework.libraries.torch")
     expect(code == 1 and libs["status"] == "fail" and "nvidia-nvjitlink-cu12" in libs["summary"] + libs.get("remedy", ""),
            f"without nvidia-nvjitlink-cu12: framework.libraries fails and names the wheel, exit {code}")
 finally:
@@ -134,11 +117,11 @@ libraries = fact(report, "framework.torch.libraries") or []
 cublas = next((line for line in libraries if line.startswith("libcublas.so.13")), "")
 expect(os.path.join(site, "nvidia/cu13/lib/libcublas.so.13") in cublas and "13.1.1.3" in cublas,
        f"libcublas.so.13 from the shared nvidia/cu13/lib, version 13.1.1.3 ({cublas})")
-got = statuses(report)
+got = short(report, ".torch")
 expect({k: got.get(k) for k in ("architectures", "cuda_driver", "library_code")} ==
        {"architectures": "pass", "cuda_driver": "pass", "library_code": "pass"},
        f"CC 9.0 / driver 580: architectures, cuda_driver and library_code pass ({got})")
-libs = check(report, "framework.libraries")
+libs = check(report, "framework.libraries.torch")
 expect("warn: pins nvidia-nccl-cu13 ==2.29.7 but 2.32.6 is installed" in libs["evidence"],
        "the stand-in NCCL is named against torch's pin")
 expect("pins nvidia-cublas" not in libs["evidence"] and "pins cuda-toolkit" not in libs["evidence"],
@@ -152,7 +135,7 @@ else:
     expect(libs["status"] == "fail" and code == 1, "cupti's wheel missing and no copy anywhere: a failure")
 
 code, report = frameworks(site, "7.5", "580.95.05")
-arch = check(report, "framework.architectures")
+arch = check(report, "framework.architectures.torch")
 expect(arch["status"] == "fail" and "cannot run part of its kernels (1 of 3 libraries" in arch["summary"] and
        "libtorch_cuda_linalg.so" in arch["summary"],
        f"CC 7.5: the linear-algebra library without sm_75 is named, the rest runs ({arch['summary'][:140]})")
@@ -164,7 +147,7 @@ if cuobjdump:
     expect("sm_75" in sass("libtorch_cuda.so") and "sm_75" not in sass("libtorch_cuda_linalg.so"),
            "cuobjdump agrees: sm_75 in libtorch_cuda.so, not in libtorch_cuda_linalg.so")
 code, report = frameworks(site, "9.0", "570.86.15")
-expect(check(report, "framework.cuda_driver")["status"] == "fail" and code == 1,
+expect(check(report, "framework.cuda_driver.torch")["status"] == "fail" and code == 1,
        "a CUDA 13.0 build on driver 570 (CUDA 12.8) fails framework.cuda_driver")
 
 # ---- jax[cuda12] 0.10.2 and tensorflow[and-cuda] 2.21.0, one environment -------
@@ -172,7 +155,7 @@ site = os.path.realpath(os.path.join(cache, "jaxtf", "site"))
 code, report = frameworks(site, "9.0", "580.95.05")
 expect(fact(report, "framework.jax.version") == "0.10.2" and fact(report, "framework.tensorflow.version") == "2.21.0",
        "JAX 0.10.2 and TensorFlow 2.21.0 found in one environment")
-jax = {c["id"].split(".")[1]: c["status"] for c in report["checks"] if c["id"].endswith(".jax")}
+jax = short(report, ".jax")
 expect(jax == {"architectures": "pass", "cuda_driver": "pass", "libraries": "pass", "library_code": "pass"},
        f"a complete jax[cuda12] install on CC 9.0 / driver 580 passes every check ({jax})")
 libraries = fact(report, "framework.jax.libraries") or []
@@ -203,4 +186,4 @@ expect("wins over" not in libs["evidence"] and not any(line.startswith("fail:") 
 expect(check(report, "framework.cuda_driver.cupy")["status"] == "warn",
        "CuPy 14.2 is built with CUDA 13.2 (PTX ISA 9.2): on driver 580 (CUDA 13.0) it runs under minor-version compatibility")
 
-sys.exit(1 if failures else 0)
+sys.exit(expect.exit_code())

@@ -8,15 +8,11 @@ and the files, cuobjdump for the architectures each shared library carries.
 """
 import json, os, re, subprocess, sys
 
+from framework_checks import Expectations, check, run_frameworks
+
 strata, cuobjdump, venv = sys.argv[1:]
 python = os.path.join(venv, "bin", "python")
-failures = 0
-
-
-def expect(condition, message):
-    global failures
-    print(("ok   " if condition else "FAIL ") + message)
-    failures += not condition
+expect = Expectations()
 
 
 oracle = json.loads(subprocess.run([python, "-c", """
@@ -39,12 +35,7 @@ for path in oracle["files"]:
 
 
 def frameworks(*args):
-    run = subprocess.run([strata, "frameworks", "--json", "--python", python, *args], capture_output=True, text=True)
-    return run.returncode, json.loads(run.stdout)
-
-
-def check(report, check_id):
-    return next(c for c in report["checks"] if c["id"] == check_id)
+    return run_frameworks(strata, "--python", python, *args)
 
 
 code, report = frameworks()
@@ -75,4 +66,4 @@ expect(check(report, "framework.architectures.jax")["status"] == "fail" and "sm_
        "CC 7.0 (Volta, gone from CUDA 13) cannot run it")
 expect(check(report, "framework.cuda_driver.jax")["status"] == "fail" and code == 1,
        "driver 570.86.10 (CUDA 12.8) is too old for a CUDA 13 build; exit 1")
-sys.exit(1 if failures else 0)
+sys.exit(expect.exit_code())

@@ -21,31 +21,27 @@ dependencies (scripts/setup --test). Expected values and their sources:
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
+
+from framework_checks import Expectations, check, judge
 
 strata, cache = os.path.realpath(sys.argv[1]), os.path.realpath(sys.argv[2])
-failures = 0
-
-
-def expect(condition, message):
-    global failures
-    print(("ok   " if condition else "FAIL ") + message)
-    failures += not condition
+expect = Expectations()
 
 
 def frameworks(name, sm, driver):
-    run = subprocess.run([strata, "frameworks", "--json", "--site-packages", os.path.join(cache, name, "site"),
-                          "--sm", sm, "--driver", driver], capture_output=True, text=True, timeout=120)
-    return run.returncode, json.loads(run.stdout)
+    return judge(strata, os.path.join(cache, name, "site"), sm, driver)
 
 
 def status(report, check_id):
-    return next((c["status"] for c in report["checks"] if c["id"] == check_id), "absent")
+    return check(report, check_id)["status"]
 
 
 def summary(report, check_id):
-    return next((c["summary"] for c in report["checks"] if c["id"] == check_id), "")
+    return check(report, check_id)["summary"]
 
 
 # ONNX Runtime: CUDA from the binaries, so the driver is judged.
@@ -90,8 +86,6 @@ expect(verdicts == {"12.0": "none", "9.0": "native"} and run.returncode == 1,
 expect(doc["registered_fat_binaries"] == 1 and doc["unregistered_images"] > 0,
        f"one registered fat binary; {doc['unregistered_images']} device-link images do not count")
 # JAX given NCCL 2.20.5 (no image for CC 12.0): every library it will load is judged.
-import shutil
-import tempfile
 scratch = tempfile.mkdtemp(prefix="strata-jax-nccl-", dir=cache)
 try:
     site = os.path.join(scratch, "site")
@@ -100,12 +94,10 @@ try:
     torch_site = os.path.join(cache, "torch23", "site")
     subprocess.run(["cp", "-al", os.path.join(torch_site, "nvidia", "nccl"), os.path.join(site, "nvidia")], check=True)
     subprocess.run(["cp", "-al", os.path.join(torch_site, "nvidia_nccl_cu12-2.20.5.dist-info"), site], check=True)
-    run = subprocess.run([strata, "frameworks", "--json", "--site-packages", site, "--sm", "12.0", "--driver", "580.65.06"],
-                         capture_output=True, text=True, timeout=120)
-    report = json.loads(run.stdout)
+    code, report = judge(strata, site, "12.0", "580.65.06")
     code_check = summary(report, "framework.library_code.jax")
-    expect(run.returncode == 1 and status(report, "framework.library_code.jax") == "fail" and "libnccl.so.2" in code_check,
+    expect(code == 1 and status(report, "framework.library_code.jax") == "fail" and "libnccl.so.2" in code_check,
            f"JAX with nvidia-nccl-cu12 2.20.5 on CC 12.0: fails and names NCCL ({code_check[:90]})")
 finally:
     shutil.rmtree(scratch, ignore_errors=True)
-sys.exit(1 if failures else 0)
+sys.exit(expect.exit_code())

@@ -30,32 +30,20 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
+from framework_checks import Expectations, check, judge, statuses
+
 strata, site = os.path.realpath(sys.argv[1]), os.path.realpath(sys.argv[2])
 cuobjdump = sys.argv[3] if len(sys.argv) > 3 else None
-failures = 0
+expect = Expectations()
 OWN_SASS = ["sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90"]
 
 
-def expect(condition, message):
-    global failures
-    print(("ok   " if condition else "FAIL ") + message)
-    failures += not condition
-
-
 def frameworks(directory, sm, driver, cwd=None):
-    run = subprocess.run([strata, "frameworks", "--json", "--site-packages", directory, "--sm", sm, "--driver", driver],
-                         capture_output=True, text=True, cwd=cwd, timeout=120)
-    if run.returncode not in (0, 1):
-        print(run.stderr)
-    return run.returncode, json.loads(run.stdout)
+    return judge(strata, directory, sm, driver, cwd=cwd)
 
 
 def verdicts(report):
-    return {c["id"]: c["status"] for c in report["checks"]}
-
-
-def check(report, check_id):
-    return next((c for c in report["checks"] if c["id"] == check_id), {"status": "absent", "summary": ""})
+    return statuses(report)
 
 
 # The oracle: cuobjdump 12.4 (Debian trixie) lists every image of every shared
@@ -227,4 +215,4 @@ try:
 finally:
     shutil.rmtree(scratch, ignore_errors=True)
 
-sys.exit(1 if failures else 0)
+sys.exit(expect.exit_code())
