@@ -374,9 +374,14 @@ void resolve_libraries(const ProbeContext& context, FrameworkInstall& install,
     // anywhere: the one whose own RPATH/RUNPATH leads to a copy was built to
     // (TensorFlow's libtensorflow_framework.so.2 among 77 libraries), else
     // the representative.
+    // Bounded: a real framework has under a hundred such files (TensorFlow 77);
+    // a hostile tree of thousands must not cost a search per file per library.
+    constexpr size_t kMaxLoaderCandidates = 256;
     auto loader_of = [&](const std::string& soname) -> const std::string& {
+        size_t tried = 0;
         for (const ElfDynamic& elf : elves) {
             if (elf.dynamic.rpath.empty() && elf.dynamic.runpath.empty()) continue;
+            if (++tried > kMaxLoaderCandidates) break;
             auto found = search.find_all_from(soname, elf.path, elf.dynamic.rpath, elf.dynamic.runpath);
             if (!found.empty() && found.front().via.rfind("DT_R", 0) == 0) return elf.path;
         }
