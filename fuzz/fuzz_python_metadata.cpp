@@ -16,6 +16,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         for (const Requirement& requirement : metadata->requires_dist) {
             (void)specifier_floor(requirement.specifier);
             (void)wheel_sonames(requirement.name, specifier_floor(requirement.specifier));
+            (void)meets_pin(metadata->version, requirement.specifier);
+            for (const std::string& extra : requirement.extras)
+                if (extra.empty()) __builtin_trap();  // blanks are dropped, never kept
         }
     }
     (void)parse_record(text);
@@ -27,5 +30,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     int forward = compare_versions(left, right), backward = compare_versions(right, left);
     if (forward != -backward) __builtin_trap();  // an ordering, whatever the text
     (void)version_older(left, right);
+    (void)meets_pin(left, right);
     return 0;
 }
