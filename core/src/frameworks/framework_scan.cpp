@@ -16,6 +16,11 @@ const char* known_frameworks_text() {
 
 namespace {
 
+bool lists_dependency(const FrameworkInstall& install, const std::string& name) {
+    return std::any_of(install.dependencies.begin(), install.dependencies.end(),
+                       [&](const WheelDependency& existing) { return existing.name == name; });
+}
+
 // A dependency asked for with extras (torch 2.12 and later: cuda-toolkit[cublas,cudart,...]==13.0.3)
 // brings the wheels those extras name: they are the framework's dependencies
 // too, read from the installed metapackage's own Requires-Dist. An extra's
@@ -30,10 +35,7 @@ void add_requested_extras(const Requirement& requirement,
             std::find(requirement.extras.begin(), requirement.extras.end(), wanted.extra) ==
                 requirement.extras.end())
             continue;
-        bool listed = false;
-        for (const WheelDependency& existing : install.dependencies)
-            listed = listed || existing.name == wanted.name;
-        if (listed) continue;
+        if (lists_dependency(install, wanted.name)) continue;
         auto it = installed.find(wanted.name);
         install.dependencies.push_back({wanted.name, wanted.specifier, requirement.extra,
                                         it == installed.end() ? "" : it->second,
@@ -117,10 +119,7 @@ std::vector<FrameworkInstall> scan_frameworks(const ProbeContext& context,
                     bool nvidia =
                         requirement.name.rfind("nvidia-", 0) == 0 || requirement.name == "cuda-toolkit";
                     if (!nvidia && classify_distribution(requirement.name) != kind) continue;
-                    bool listed = false;
-                    for (const WheelDependency& existing : install.dependencies)
-                        listed = listed || existing.name == requirement.name;
-                    if (listed) continue;
+                    if (lists_dependency(install, requirement.name)) continue;
                     auto it = installed.find(requirement.name);
                     install.dependencies.push_back({requirement.name, requirement.specifier,
                                                     requirement.extra,
