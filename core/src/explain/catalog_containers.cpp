@@ -58,6 +58,13 @@ const std::vector<Signal>& container_signals() {
          Layer::container, 80,
          "no node advertises a free nvidia.com/gpu: the device plugin is not running or every GPU is taken",
          "Kubernetes scheduler"},
+        // `kubectl describe node` prints Capacity/Allocatable as
+        // "nvidia.com/gpu:  0" when the device plugin registered no GPU.
+        {"k8s.zero_gpus", "nvidia.com/gpu", "nvidia\\.com/gpu['\"]?\\s*:\\s*['\"]?0(?![0-9.])",
+         "container_device_not_exposed", Layer::container, 80,
+         "the node advertises no nvidia.com/gpu: the device plugin is not running or sees no GPU (most "
+         "often the nvidia runtime is not the container engine's default runtime)",
+         "Kubernetes node status (kubectl describe node: Capacity, Allocatable)"},
         {"docker.nvidia_runtime_words", "error response from daemon",
          "error response from daemon.{0,200}(nvidia|gpu)", "container_device_not_exposed", Layer::container,
          55, "the container engine refused the GPU request", "Docker daemon"},

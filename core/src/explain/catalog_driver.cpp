@@ -27,6 +27,24 @@ const std::vector<Signal>& driver_signals() {
         {"tensorflow.kernel_dso_mismatch", "does not match dso version", "", "driver_missing", Layer::driver,
          95, "the loaded kernel module and libcuda differ in version",
          "TensorFlow stream_executor (cuda_diagnostics)"},
+        // The shell's "command not found", runc's "executable file not found
+        // in $PATH", which(1)'s "no nvidia-smi in". nvidia-smi ships with the
+        // driver; inside a container the NVIDIA runtime mounts it from the
+        // host, so its absence there means the GPU was not handed over.
+        {"nvidia_smi.absent", "nvidia-smi",
+         "nvidia-smi['\"`]?:?\\s+(command\\s+)?not found|nvidia-smi['\"`]?:?\\s+no such file|no nvidia-smi "
+         "in",
+         "driver_missing", Layer::driver, 72,
+         "nvidia-smi is not installed: the NVIDIA driver (with its utilities) is not installed on this "
+         "system",
+         "bash/sh (command not found), which(1)", "container_device_not_exposed"},
+        {"runc.nvidia_smi_not_in_image", "executable file not found",
+         "nvidia-smi['\"`]?:?\\s+executable file not found", "container_device_not_exposed", Layer::container,
+         74,
+         "the container has no nvidia-smi: it was started without the NVIDIA runtime (--gpus, "
+         "--runtime=nvidia or a CDI device) or without the utility capability "
+         "(NVIDIA_DRIVER_CAPABILITIES)",
+         "runc / containerd (exec: executable file not found in $PATH)"},
         {"nvidia_smi.no_devices", "no devices were found", "", "driver_missing", Layer::driver, 80,
          "the driver is loaded but enumerates no GPU (not bound, fallen off the bus, or hidden)",
          "nvidia-smi", "container_device_not_exposed"},

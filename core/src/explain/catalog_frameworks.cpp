@@ -25,6 +25,11 @@ const std::vector<Signal>& framework_signals() {
          "wrong_library_via_LD_LIBRARY_PATH", Layer::library, 95,
          "another cuDNN (from LD_LIBRARY_PATH or the system) is loaded instead of the one PyTorch ships",
          "PyTorch torch/backends/cudnn/__init__.py"},
+        {"pytorch.ld_library_path_cudnn", "ld_library_path contains incompatible version", "",
+         "wrong_library_via_LD_LIBRARY_PATH", Layer::library, 95,
+         "a cuDNN directory on LD_LIBRARY_PATH is loaded instead of the cuDNN PyTorch ships: take it off "
+         "LD_LIBRARY_PATH",
+         "PyTorch torch/backends/cudnn/__init__.py"},
         {"pytorch.cudnn_incompatible", "cudnn version incompatib", "", "nccl_or_cudnn_version_mismatch",
          Layer::library, 85, "the cuDNN that was loaded is not the one PyTorch was built against",
          "PyTorch torch/backends/cudnn/__init__.py"},

@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "explain/loader_messages.h"
+#include "explain/search_path_evidence.h"
 #include "explain/signal.h"
 #include "explain/text_lines.h"
 
@@ -252,16 +253,49 @@ void apply_container(Finding& f, bool in_container) {
     f.meaning += " (inside a container: usually the GPU was not handed to it)";
 }
 
+// A library of another release than the one the program was built with, as
+// opposed to one that is missing altogether.
+bool is_version_mismatch(const Finding& f) {
+    static const std::unordered_set<std::string_view> mismatch_ids = {
+        "loader.cuda_symbol", "loader.symbol", "loader.link_time_reference", "loader.version_not_found",
+        "jax.found_library_version"};
+    if (f.failure_class == "nccl_or_cudnn_version_mismatch") return true;
+    return f.failure_class == "missing_or_mismatched_shared_library" && mismatch_ids.count(f.id) > 0;
+}
+
+// The finding that says the mismatch came through LD_LIBRARY_PATH, ranked
+// just above the mismatch it explains.
+Finding search_path_finding(const Finding& mismatch, const std::string& entry,
+                            const SearchPathEvidence& evidence) {
+    Finding f;
+    f.kind = "loader";
+    f.id = "loader.search_path";
+    f.failure_class = "wrong_library_via_LD_LIBRARY_PATH";
+    f.layer = Layer::library;
+    f.specificity = std::min(99, mismatch.specificity + 1);
+    f.line = evidence.line_number();
+    f.matched = entry;
+    f.line_text = evidence.line_text();
+    f.meaning = "LD_LIBRARY_PATH puts " + entry +
+                " ahead of the CUDA libraries the program ships with, so the loader takes that release's "
+                "copy: take the directory off LD_LIBRARY_PATH (or unset it) and run again";
+    f.source = "the LD_LIBRARY_PATH value shown in the log, with the mismatch on line " +
+               std::to_string(mismatch.line) + " (PyTorch's torch/backends/cudnn reasons the same way)";
+    return f;
+}
+
 }  // namespace
 
 Explanation explain_text(std::string_view text, bool in_container) {
     Explanation out;
     std::unordered_map<std::string, size_t> first_of_id;
+    SearchPathEvidence search_path;
     size_t line_number = 0;
     for (std::string_view line : text_lines(text)) {
         ++line_number;
         if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
         std::string lower = lower_ascii(line);
+        search_path.read(line, lower, line_number);
         std::vector<Finding> found;
         find_signals(line, lower, found);
         find_code_names(line, found);
@@ -285,6 +319,12 @@ Explanation explain_text(std::string_view text, bool in_container) {
         }
     }
     out.lines = line_number;
+    const Finding* mismatch = nullptr;
+    for (const Finding& f : out.findings)
+        if (!mismatch || f.specificity > mismatch->specificity) mismatch = &f;
+    auto entry = search_path.conflicting_entry();
+    if (mismatch && entry && is_version_mismatch(*mismatch))
+        out.findings.push_back(search_path_finding(*mismatch, *entry, search_path));
     std::stable_sort(out.findings.begin(), out.findings.end(), [](const Finding& a, const Finding& b) {
         if (a.specificity != b.specificity) return a.specificity > b.specificity;
         return a.line < b.line;

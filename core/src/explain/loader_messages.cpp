@@ -165,6 +165,40 @@ void find_loader_messages(std::string_view line, std::string_view lower, std::ve
                                                 soname.size() + 2 + phrase.size())));
         break;
     }
+    // A loader's own words around dlopen: "Failed to dlopen libcuda.so"
+    // (cuda-python), "could not dlopen library 'libcudart.so.11.0'".
+    for (std::string_view phrase :
+         {"failed to dlopen", "unable to dlopen", "could not dlopen", "couldn't dlopen", "cannot dlopen"}) {
+        size_t at = lower.find(phrase);
+        if (at == std::string_view::npos) continue;
+        size_t start = at + phrase.size();
+        if (lower.substr(start).starts_with(" library")) start += 8;
+        std::string_view soname = word_after(line, start);
+        while (!soname.empty() && (soname.back() == ':' || soname.back() == '.')) soname.remove_suffix(1);
+        if (size_t slash = soname.rfind('/'); slash != std::string_view::npos)
+            soname.remove_prefix(slash + 1);
+        if (soname.find(".so") == std::string_view::npos) continue;
+        missing_library(soname, out, std::string(line.substr(at, start - at)) + " " + std::string(soname));
+        break;
+    }
+    // cudarc (Rust) names a library by its stem: 'Unable to dynamically load
+    // the "cuda" shared library', 'Unable to find cuda lib under the names'.
+    for (std::string_view phrase : {"dynamically load the \"", "unable to find "}) {
+        size_t at = lower.find(phrase);
+        if (at == std::string_view::npos) continue;
+        size_t start = at + phrase.size();
+        size_t end = start;
+        while (end < lower.size() &&
+               (std::isalnum(static_cast<unsigned char>(lower[end])) || lower[end] == '_'))
+            ++end;
+        std::string_view rest = lower.substr(end);
+        bool cudarc =
+            phrase.front() == 'd' ? rest.starts_with("\" shared library") : rest.starts_with(" lib under");
+        if (end == start || !cudarc) continue;
+        std::string soname = "lib" + std::string(lower.substr(start, end - start)) + ".so";
+        missing_library(soname, out, std::string(line.substr(at, end - at)));
+        break;
+    }
     if (size_t at = lower.find("undefined symbol"); at != std::string_view::npos) {
         size_t start = at + 16;
         while (start < line.size() && (line[start] == ':' || line[start] == ' ')) ++start;
