@@ -10,6 +10,7 @@ nvidia-* wheels a full pip install resolved:
   nvidia-cuda-cupti nor its NCCL pin, so cupti is absent and NCCL 2.32.6 stands in for 2.29.7.
 - jaxtf: jax[cuda12] 0.10.2 and tensorflow[and-cuda] 2.21.0 in one environment.
 - cupy14: cupy-cuda13x[ctk] 14.2.0 with cuda-pathfinder.
+- ort131: onnxruntime-gpu[cuda,cudnn] 1.31.1 (CUDA 13) with the wheels pip resolved.
 
 What each case guards against, found on these real installs:
 - torch 2.10 lists nvidia-nvjitlink-cu12 as a direct dependency; libnvJitLink.so.12 is found only
@@ -28,7 +29,13 @@ What each case guards against, found on these real installs:
   nearly every library.
 - CuPy 14 loads every library through cuda-pathfinder, which takes the wheels' copies before the
   system's: strata said the machine's CUDA toolkit won over each wheel.
+- ONNX Runtime 1.31's CUDA provider has no RUNPATH: its wheels' libraries load only after
+  onnxruntime.preload_dlls(). strata told users to install wheels that were installed, said ONNX
+  Runtime "will not import" (it imports; the provider fails), and never named nvidia-cublas, which
+  comes through nvidia-cudnn-cu13. Its provider has sm_90a and sm_120a but no sm_100 and no PTX:
+  on a B200 it has no kernel image, and cuobjdump (where given) agrees.
 """
+import json
 import os
 import re
 import shutil
@@ -191,5 +198,69 @@ expect("wins over" not in libs["evidence"] and not any(line.startswith("fail:") 
        f"CuPy: no system copy is said to win over a wheel's, nothing fails ({libs['status']}: {libs['summary'][:140]})")
 expect(check(report, "framework.cuda_driver.cupy")["status"] == "warn",
        "CuPy 14.2 is built with CUDA 13.2 (PTX ISA 9.2): on driver 580 (CUDA 13.0) it runs under minor-version compatibility")
+
+# ---- onnxruntime-gpu[cuda,cudnn] 1.31.1, CUDA 13 -------------------------------
+site = os.path.realpath(os.path.join(cache, "ort131", "site"))
+code, report = frameworks(site, "9.0", "580.95.05")
+expect(fact(report, "framework.onnxruntime.version") == "1.31.1" and
+       fact(report, "framework.onnxruntime.cuda_build") == "13.0", "ONNX Runtime 1.31.1, CUDA 13.0")
+libs = check(report, "framework.libraries.onnxruntime")
+if re.search(r"\blibcudart\.so\.13 ", cache_listing):  # this machine's CUDA 13 toolkit is in ld.so.cache
+    expect(libs["status"] == "warn" and "call onnxruntime.preload_dlls() before the first session" in libs["remedy"],
+           f"ONNX Runtime: the toolkit's copies win over the wheels', and the fix names preload_dlls ({libs['remedy'][:120]})")
+    expect("wins over the nvidia-cublas wheel's copy" in libs["evidence"],
+           "nvidia-cublas, which comes through nvidia-cudnn-cu13, is the environment's own copy of libcublas.so.13")
+
+
+def frameworks_without_system_libraries(directory, sm, driver):
+    """strata frameworks with an empty /etc/ld.so.cache (a private mount namespace): a machine whose
+    only CUDA libraries are the wheels'. None where namespaces are not allowed."""
+    handle, empty = tempfile.mkstemp(prefix="empty-ld.so.cache-", dir=cache)
+    os.close(handle)
+    script = ('mount --bind "$1" /etc/ld.so.cache && exec "$2" frameworks --json --site-packages "$3" '
+              '--sm "$4" --driver "$5"')
+    try:
+        run = subprocess.run(["unshare", "--mount", "sh", "-c", script, "sh", empty, strata, directory, sm, driver],
+                             capture_output=True, text=True, timeout=600)
+    except FileNotFoundError:  # no unshare(1)
+        return None
+    finally:
+        os.unlink(empty)
+    if run.returncode not in (0, 1) or not run.stdout.startswith("{"):
+        return None
+    return run.returncode, json.loads(run.stdout)
+
+
+bare = frameworks_without_system_libraries(site, "9.0", "580.95.05")
+if bare is None:
+    print("skip ONNX Runtime without a system CUDA: no private mount namespace here (unshare --mount)")
+else:
+    code, report = bare
+    libs = check(report, "framework.libraries.onnxruntime")
+    expect(code == 1 and libs["status"] == "fail" and
+           "although the nvidia-cuda-runtime wheel installs it at " + os.path.join(site, "nvidia/cu13/lib") in libs["evidence"],
+           f"no system CUDA: the provider's libraries are found nowhere, and the installed wheels are named ({libs['summary'][:120]})")
+    expect(libs["remedy"].startswith("call onnxruntime.preload_dlls() before the first session") and
+           "install " not in libs["remedy"],
+           f"the fix is the preload call (or LD_LIBRARY_PATH), not installing what is installed ({libs['remedy'][:140]})")
+    expect("will not import" not in libs["evidence"] and "libonnxruntime_providers_cuda.so cannot load" in libs["evidence"],
+           "the CUDA provider cannot load; ONNX Runtime itself still imports")
+for sm, want in (("12.0", "pass"), ("10.0", "fail")):
+    code, report = frameworks(site, sm, "580.95.05")
+    arch = check(report, "framework.architectures.onnxruntime")
+    expect(arch["status"] == want, f"ONNX Runtime 1.31.1 on CC {sm}: architectures {want} ({arch['summary'][:140]})")
+if cuobjdump:
+    provider = os.path.join(site, "onnxruntime", "capi", "libonnxruntime_providers_cuda.so")
+    elves = subprocess.run([cuobjdump, "--list-elf", provider], capture_output=True, text=True).stdout
+    ptx = subprocess.run([cuobjdump, "--list-ptx", provider], capture_output=True, text=True).stdout
+    targets = set(re.findall(r"\.(sm_\d+a?)\.", elves))
+    expect("sm_90a" in targets and "sm_120a" in targets and not any(t.startswith("sm_10") for t in targets) and
+           ".ptx" not in ptx, f"cuobjdump agrees: {sorted(targets)}, no PTX")
+# ONNX Runtime 1.20.2 predates preload_dlls: its fix must not name it.
+old_ort = os.path.join(cache, "ort", "site")
+if os.path.isdir(old_ort):
+    code, report = frameworks(os.path.realpath(old_ort), "9.0", "580.95.05")
+    expect("preload_dlls" not in check(report, "framework.libraries.onnxruntime")["remedy"],
+           "ONNX Runtime 1.20.2 has no preload_dlls, and its fix does not name it")
 
 sys.exit(expect.exit_code())

@@ -26,6 +26,13 @@ std::string where(const FrameworkInstall& install) {
     return "the environment at " + install.site_dir;
 }
 
+// ONNX Runtime's provider bridge dlopens libonnxruntime_providers_<ep>.so
+// when a session asks for that execution provider, not at import: a library
+// such a file cannot load disables the provider, and the session falls back.
+bool loaded_on_demand(const std::string& path) {
+    return fs::path(path).filename().string().rfind("libonnxruntime_providers_", 0) == 0;
+}
+
 std::string label(const FrameworkInstall& install) {
     return install.name + " " + install.version;
 }
@@ -94,7 +101,12 @@ std::string architecture_remedy(const FrameworkInstall& install, const std::vect
                              "(pip install torch --index-url https://download.pytorch.org/whl/cu<NNN>) or "
                              "build with TORCH_CUDA_ARCH_LIST"
                            : "";
-    return "install a " + install.name + " build whose device code includes " + needs + hint +
+    // "an ONNX Runtime build", "a PyTorch build": the article follows the sound.
+    std::string article = !install.name.empty() && std::string_view("AEIOU").find(install.name.front()) !=
+                                                       std::string_view::npos
+                              ? "an "
+                              : "a ";
+    return "install " + article + install.name + " build whose device code includes " + needs + hint +
            "; strata frameworks --sm <CC> checks a candidate before the GPU arrives";
 }
 
@@ -302,12 +314,27 @@ void check_libraries(const FrameworkInstall& install, Report& report) {
             std::string provider = !need.missing_wheel.empty() ? need.missing_wheel
                                    : !need.wheel.empty()       ? need.wheel
                                                                : need.soname;
+            std::string file = fs::path(need.needed_by).filename().string();
+            std::string consequence =
+                !need.linked ? "the " + install.name + " features that need it fail at first use"
+                : loaded_on_demand(need.needed_by) || need.optional ? file + " cannot load"
+                                                                    : install.name + " will not import";
+            std::string fix =
+                "install " + provider + " into " + where(install) + " (or the library system-wide)";
+            std::string installed_at;
+            if (!need.wheel_copy.empty()) {
+                // The wheel is there; nothing the loader searches reaches it.
+                std::string directory = fs::path(need.wheel_copy).parent_path().string();
+                installed_at = ", although the " + need.wheel + " wheel installs it at " + need.wheel_copy;
+                fix = "add " + directory + " to LD_LIBRARY_PATH";
+                if (!install.opt_in_preloader.empty())
+                    fix = "call " + install.opt_in_preloader + " before the first session is created (" +
+                          install.name + " then loads the nvidia-* wheels' copies), or " + fix;
+            }
             note(need.optional ? Status::warn : Status::fail,
-                 need.soname + " (" + how + ") is not found anywhere the loader looks" +
-                     (need.linked && !need.optional ? ": " + install.name + " will not import"
-                      : need.linked ? ": " + fs::path(need.needed_by).filename().string() + " cannot load"
-                                    : ": the " + install.name + " features that need it fail at first use"),
-                 "install " + provider + " into " + where(install) + " (or the library system-wide)");
+                 need.soname + " (" + how + ") is not found anywhere the loader looks" + installed_at + ": " +
+                     consequence,
+                 fix);
             continue;
         }
         const LibraryLocation& winner = need.candidates.front();
@@ -349,6 +376,10 @@ void check_libraries(const FrameworkInstall& install, Report& report) {
             (winner.via.rfind("LD_LIBRARY_PATH", 0) == 0 ? "LD_LIBRARY_PATH" : "the search path") + " for " +
             install.name + ", or install the version it needs";
         if (!need.wheel.empty()) {
+            // The framework can take its wheels' copies itself when asked.
+            if (!install.opt_in_preloader.empty())
+                fix = "call " + install.opt_in_preloader + " before the first session is created (" +
+                      install.name + " then loads the nvidia-* wheels' copies first), or " + fix;
             std::string wheel = "the " + need.wheel + " wheel's copy" +
                                 (need.expected.empty() ? "" : " (" + need.expected + ")");
             if (older)

@@ -244,9 +244,28 @@ void resolve_libraries(const ProbeContext& context, FrameworkInstall& install,
         std::error_code error;
         wheel_owner[fs::weakly_canonical(file.path, error).string()] = file.version;
     }
+    // The framework's installed nvidia-* wheels and, as pip installs them,
+    // theirs (nvidia-cudnn-cu13 brings nvidia-cublas, nvidia-cufft brings
+    // nvidia-nvjitlink): the environment's own copies of what the loader finds.
     std::set<std::string> dependency_wheels;
+    std::vector<std::string> pending;
     for (const WheelDependency& dependency : install.dependencies)
-        if (!dependency.installed.empty()) dependency_wheels.insert(dependency.name);
+        if (!dependency.installed.empty() && dependency_wheels.insert(dependency.name).second)
+            pending.push_back(dependency.name);
+    while (!pending.empty()) {
+        std::string name = std::move(pending.back());
+        pending.pop_back();
+        auto dist =
+            std::find_if(all.begin(), all.end(), [&](const Distribution& d) { return d.name == name; });
+        if (dist == all.end()) continue;
+        for (const Requirement& requirement : dist->metadata.requires_dist) {
+            bool installed = std::any_of(all.begin(), all.end(),
+                                         [&](const Distribution& d) { return d.name == requirement.name; });
+            if (requirement.extra.empty() && requirement.name.rfind("nvidia-", 0) == 0 && installed &&
+                dependency_wheels.insert(requirement.name).second)
+                pending.push_back(requirement.name);
+        }
+    }
 
     const ElfDynamic* representative = nullptr;  // the file whose search path a dlopen uses
     for (const ElfDynamic& elf : elves)

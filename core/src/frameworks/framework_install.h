@@ -58,6 +58,10 @@ struct FrameworkInstall {
     // modules, when that searches NVIDIA's wheels first ("cuda-pathfinder",
     // CuPy 14): the wheels' copies win over the system's. "" otherwise.
     std::string wheel_preloader;
+    // A call the user may make to load the wheels' copies first when the
+    // framework leaves it to them ("onnxruntime.preload_dlls()", ONNX Runtime
+    // 1.21 and later): named in the fix when another copy wins. "" when none.
+    std::string opt_in_preloader;
     std::vector<std::string> device_code_files;  // its own shared libraries that carry SASS or PTX
     // NVIDIA libraries vendored into its wheel (auditwheel's hashed names,
     // "libcusparseLt-f80c68d1.so.0") that carry device code: judged with the

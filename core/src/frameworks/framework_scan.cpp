@@ -1,6 +1,7 @@
 #include "frameworks/framework_scan.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <string>
 
@@ -9,6 +10,8 @@
 #include "frameworks/framework_files.h"
 
 namespace strata {
+
+namespace fs = std::filesystem;
 
 const char* known_frameworks_text() {
     return "PyTorch, JAX, TensorFlow, CuPy or ONNX Runtime";
@@ -60,6 +63,22 @@ std::string wheel_preloader(const std::vector<const Distribution*>& dists,
             if (file.find("/jax_plugins/") != std::string::npos && file.ends_with("/__init__.py") &&
                 read_text(file, 1 << 20).find("def _load_nvidia_libraries") != std::string::npos)
                 return "the JAX plugin's _load_nvidia_libraries";
+    return {};
+}
+
+// A function of the framework's top-level package that loads NVIDIA's wheels'
+// libraries when called, which the framework itself does not call: ONNX
+// Runtime's preload_dlls (onnxruntime/__init__.py, 1.21 and later). Read from
+// the package's own __init__.py, as users find it: "onnxruntime.preload_dlls()".
+std::string opt_in_preloader(const std::vector<const Distribution*>& dists, const std::string& site_dir) {
+    for (const Distribution* dist : dists)
+        for (const std::string& file : dist->files) {
+            fs::path path(file);
+            if (path.filename() != "__init__.py" || path.parent_path().parent_path() != fs::path(site_dir))
+                continue;
+            if (read_text(file, 1 << 20).find("\ndef preload_dlls(") != std::string::npos)
+                return path.parent_path().filename().string() + ".preload_dlls()";
+        }
     return {};
 }
 
@@ -127,6 +146,7 @@ std::vector<FrameworkInstall> scan_frameworks(const ProbeContext& context,
                     if (nvidia) add_requested_extras(requirement, by_name, installed, install);
                 }
             install.wheel_preloader = wheel_preloader(dists, installed);
+            install.opt_in_preloader = opt_in_preloader(dists, install.site_dir);
             read_build_record(*kind, install, dists);
             read_framework_files(context, install, dists, all);
             derive_cuda_from_binaries(install);
