@@ -145,6 +145,9 @@ TEST_CASE("LD_LIBRARY_PATH shown beside a version mismatch of a bundled library 
           "nccl_or_cudnn_version_mismatch");
     CHECK(cause_class(nccl + "LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu\n") ==
           "nccl_or_cudnn_version_mismatch");
+    // An empty value: the line after `echo` is the next command, not a path list.
+    CHECK(cause_class(nccl + "$ echo $LD_LIBRARY_PATH\n\n$ /usr/local/cuda/bin/nvcc --version\n") ==
+          "nccl_or_cudnn_version_mismatch");
     CHECK(
         cause_class("ImportError: libcudnn.so.9: cannot open shared object file: No such file or directory\n"
                     "LD_LIBRARY_PATH=/usr/local/cuda/lib64\n") == "missing_or_mismatched_shared_library");

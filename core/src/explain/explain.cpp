@@ -319,16 +319,17 @@ Explanation explain_text(std::string_view text, bool in_container) {
         }
     }
     out.lines = line_number;
-    const Finding* mismatch = nullptr;
-    for (const Finding& f : out.findings)
-        if (!mismatch || f.specificity > mismatch->specificity) mismatch = &f;
-    auto entry = search_path.conflicting_entry();
-    if (mismatch && entry && is_version_mismatch(*mismatch))
-        out.findings.push_back(search_path_finding(*mismatch, *entry, search_path));
-    std::stable_sort(out.findings.begin(), out.findings.end(), [](const Finding& a, const Finding& b) {
+    auto ranks_before = [](const Finding& a, const Finding& b) {
         if (a.specificity != b.specificity) return a.specificity > b.specificity;
         return a.line < b.line;
-    });
+    };
+    // The finding that would decide, when it is a mismatch the log's own
+    // LD_LIBRARY_PATH explains.
+    auto decider = std::min_element(out.findings.begin(), out.findings.end(), ranks_before);
+    auto entry = search_path.conflicting_entry();
+    if (decider != out.findings.end() && entry && is_version_mismatch(*decider))
+        out.findings.push_back(search_path_finding(*decider, *entry, search_path));
+    std::stable_sort(out.findings.begin(), out.findings.end(), ranks_before);
     for (const Finding& f : out.findings)
         if (f.code && std::find(out.codes.begin(), out.codes.end(), f.code) == out.codes.end())
             out.codes.push_back(f.code);

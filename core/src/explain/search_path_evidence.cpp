@@ -42,8 +42,11 @@ std::string_view trim(std::string_view text) {
 void SearchPathEvidence::read(std::string_view line, std::string_view lower, size_t line_number) {
     if (shows_bundled_copy(lower)) bundled_copy_ = true;
     if (value_on_next_line_) {
+        // Only a path list: the next line may as well be the next command.
         value_on_next_line_ = false;
-        take_value(line, lower, trim(lower), line_number);
+        size_t first = lower.find_first_not_of(" \t");
+        if (first != std::string_view::npos && lower[first] == '/')
+            take_value(line, lower, trim(lower.substr(first)), line_number);
     }
     size_t at = lower.find(kVariable);
     if (at == std::string_view::npos) return;
