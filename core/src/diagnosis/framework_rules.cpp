@@ -33,6 +33,14 @@ bool loaded_on_demand(const std::string& path) {
     return fs::path(path).filename().string().rfind("libonnxruntime_providers_", 0) == 0;
 }
 
+// A fix led by the framework's own call that loads its wheels' copies
+// (ONNX Runtime's preload_dlls), where it has one.
+std::string preload_first(const FrameworkInstall& install, const std::string& fix) {
+    if (install.opt_in_preloader.empty()) return fix;
+    return "call " + install.opt_in_preloader + " before the first session is created (" + install.name +
+           " then loads the nvidia-* wheels' copies first), or " + fix;
+}
+
 std::string label(const FrameworkInstall& install) {
     return install.name + " " + install.version;
 }
@@ -326,10 +334,7 @@ void check_libraries(const FrameworkInstall& install, Report& report) {
                 // The wheel is there; nothing the loader searches reaches it.
                 std::string directory = fs::path(need.wheel_copy).parent_path().string();
                 installed_at = ", although the " + need.wheel + " wheel installs it at " + need.wheel_copy;
-                fix = "add " + directory + " to LD_LIBRARY_PATH";
-                if (!install.opt_in_preloader.empty())
-                    fix = "call " + install.opt_in_preloader + " before the first session is created (" +
-                          install.name + " then loads the nvidia-* wheels' copies), or " + fix;
+                fix = preload_first(install, "add " + directory + " to LD_LIBRARY_PATH");
             }
             note(need.optional ? Status::warn : Status::fail,
                  need.soname + " (" + how + ") is not found anywhere the loader looks" + installed_at + ": " +
@@ -376,10 +381,7 @@ void check_libraries(const FrameworkInstall& install, Report& report) {
             (winner.via.rfind("LD_LIBRARY_PATH", 0) == 0 ? "LD_LIBRARY_PATH" : "the search path") + " for " +
             install.name + ", or install the version it needs";
         if (!need.wheel.empty()) {
-            // The framework can take its wheels' copies itself when asked.
-            if (!install.opt_in_preloader.empty())
-                fix = "call " + install.opt_in_preloader + " before the first session is created (" +
-                      install.name + " then loads the nvidia-* wheels' copies first), or " + fix;
+            fix = preload_first(install, fix);
             std::string wheel = "the " + need.wheel + " wheel's copy" +
                                 (need.expected.empty() ? "" : " (" + need.expected + ")");
             if (older)

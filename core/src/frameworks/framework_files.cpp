@@ -247,23 +247,22 @@ void resolve_libraries(const ProbeContext& context, FrameworkInstall& install,
     // The framework's installed nvidia-* wheels and, as pip installs them,
     // theirs (nvidia-cudnn-cu13 brings nvidia-cublas, nvidia-cufft brings
     // nvidia-nvjitlink): the environment's own copies of what the loader finds.
+    std::map<std::string, const Distribution*> installed;  // first wins, as imports do
+    for (const Distribution& dist : all) installed.emplace(dist.name, &dist);
     std::set<std::string> dependency_wheels;
-    std::vector<std::string> pending;
+    std::vector<const Distribution*> pending;
     for (const WheelDependency& dependency : install.dependencies)
-        if (!dependency.installed.empty() && dependency_wheels.insert(dependency.name).second)
-            pending.push_back(dependency.name);
+        if (auto it = installed.find(dependency.name);
+            it != installed.end() && dependency_wheels.insert(dependency.name).second)
+            pending.push_back(it->second);
     while (!pending.empty()) {
-        std::string name = std::move(pending.back());
+        const Distribution* dist = pending.back();
         pending.pop_back();
-        auto dist =
-            std::find_if(all.begin(), all.end(), [&](const Distribution& d) { return d.name == name; });
-        if (dist == all.end()) continue;
         for (const Requirement& requirement : dist->metadata.requires_dist) {
-            bool installed = std::any_of(all.begin(), all.end(),
-                                         [&](const Distribution& d) { return d.name == requirement.name; });
-            if (requirement.extra.empty() && requirement.name.rfind("nvidia-", 0) == 0 && installed &&
-                dependency_wheels.insert(requirement.name).second)
-                pending.push_back(requirement.name);
+            auto it = installed.find(requirement.name);
+            if (requirement.extra.empty() && requirement.name.rfind("nvidia-", 0) == 0 &&
+                it != installed.end() && dependency_wheels.insert(requirement.name).second)
+                pending.push_back(it->second);
         }
     }
 
