@@ -63,7 +63,7 @@ TEST_CASE("real failure reports reach their class, and none goes without an answ
     CHECK(unseen.total >= 40);
     CHECK(tune.silent + held_out.silent + unseen.silent == 0);
     CHECK(tune.right >= 22);
-    CHECK(held_out.right >= 19);
+    CHECK(held_out.right >= 20);
     CHECK(unseen.right >= 43);
 }
 
@@ -77,6 +77,18 @@ TEST_CASE("the second public set keeps its class and no report goes without an a
     CHECK(second.total == 32);
     CHECK(second.silent == 0);
     CHECK(second.right >= 31);
+}
+
+// The third public set, scored once with the engine frozen: 22 of 35, two
+// without an answer. The rules that reach its misses are general (tests
+// below); the three it still misses are ones the text cannot settle
+// (tests/explain/README.md).
+TEST_CASE("the third public set keeps its class and no report goes without an answer") {
+    Score third = score_file(STRATA_TEST_PUBLIC_REPORTS_3);
+    INFO("third public set misses: " << nlohmann::json(third.misses).dump());
+    CHECK(third.total == 35);
+    CHECK(third.silent == 0);
+    CHECK(third.right >= 32);
 }
 
 TEST_CASE("a missing nvidia-smi is a missing driver on a host and an unexposed GPU in a container") {
@@ -161,6 +173,110 @@ TEST_CASE("invalid device function reads as a binary without code for the GPU") 
     CHECK(cause_class("RuntimeError: CUDA error: invalid device function") == "no_kernel_image_for_gpu_arch");
     CHECK(cause_class("misc/strongstream.cc:395 NCCL WARN Cuda failure 'invalid device function'") ==
           "no_kernel_image_for_gpu_arch");
+}
+
+TEST_CASE("a driver entry point a program cannot find means a driver older than the program") {
+    for (std::string_view text :
+         {"The procedure entry point cuCtxCreate_v4 could not be located in the dynamic link library "
+          "nvcuda.dll.",
+          "Failed to find symbol cuGetProcAddress_v2 in libcuda.so.1", "undefined symbol: cuMemMap"}) {
+        INFO(text);
+        CHECK(cause_class(text) == "driver_too_old_for_runtime");
+    }
+    CHECK(cause_class("could not find symbol 'cudnnGetLibConfig'") == "nccl_or_cudnn_version_mismatch");
+    // JAX's own words still read as JAX's; another program's "Unable to load
+    // cudart library" is its loader message, not JAX's check.
+    Explanation jax = explain_text("RuntimeError: Unable to load cuSOLVER. Is it installed?", false);
+    REQUIRE(jax.cause);
+    CHECK(jax.cause->id == "jax.unable_to_load");
+    CHECK(cause_class("Unable to load cudart library libcudart.so.12: libcudart.so.12: cannot open shared "
+                      "object file: No such file or directory") == "missing_or_mismatched_shared_library");
+    CHECK(explain_text("unable to load cuda driver library", false).cause->id != "jax.unable_to_load");
+}
+
+TEST_CASE("a failed dlopen retold with the library after the words is still the loader's") {
+    CHECK(cause_class("Error: can't open shared object file libnvidia-ml.so.1", false) == "driver_missing");
+    CHECK(cause_class("Error: can't open shared object file libnvidia-ml.so.1", true) ==
+          "container_device_not_exposed");
+    CHECK(cause_class("cannot open shared object file libcublasLt.so.12 (no such file)") ==
+          "missing_or_mismatched_shared_library");
+}
+
+TEST_CASE("PTX too new: the driver's JIT log is the driver, a toolkit's ptxas is the search path") {
+    // The driver names its in-memory input "ptx input"; ptxas names the file.
+    CHECK(cause_class("ptxas application ptx input, line 5; fatal   : Unsupported .version 6.0; current "
+                      "version is '5.0'\nptxas fatal   : Ptx assembly aborted due to errors") ==
+          "ptx_too_new_for_driver");
+    CHECK(cause_class("ptxas /tmp/kernel_9f2.ptx, line 12; fatal   : Unsupported .version 8.7; current "
+                      "version is '8.4'") == "wrong_library_via_LD_LIBRARY_PATH");
+    // XLA's warning that the toolkit's ptxas cannot target the GPU.
+    CHECK(cause_class("W external/xla/xla/stream_executor/cuda/subprocess_compilation.cc:238] Falling back "
+                      "to the CUDA driver for PTX compilation; ptxas does not support CC 12.0") ==
+          "no_kernel_image_for_gpu_arch");
+}
+
+TEST_CASE("the kernel module and an empty device count are read as the driver layer") {
+    CHECK(cause_class("NVIDIA kernel module missing. Falling back to nouveau.") == "driver_missing");
+    CHECK(cause_class("ERROR: the nvidia kernel module is not loaded") == "driver_missing");
+    CHECK(cause_class("the NVIDIA kernel module is loaded; nvidia-drm has modeset=1") == "(none)");
+    CHECK(cause_class("RuntimeError: No CUDA GPUs are available", false) == "driver_missing");
+    CHECK(cause_class("RuntimeError: No CUDA GPUs are available", true) == "container_device_not_exposed");
+}
+
+TEST_CASE("a framework's built-against and loaded cuDNN releases differing is a cuDNN mismatch") {
+    CHECK(cause_class("[08:32:10] ../src/base.cc:80: cuDNN lib mismatch: linked-against version 8907 != "
+                      "compiled-against version 8101.") == "nccl_or_cudnn_version_mismatch");
+    CHECK(cause_class("RuntimeError: cuDNN version mismatch: PyTorch was compiled against 7500 but linked "
+                      "against 7104") == "nccl_or_cudnn_version_mismatch");
+    // A shape mismatch inside a cuDNN call is not a release mismatch.
+    CHECK(cause_class("cudnn convolution failed: size mismatch between input and weight") !=
+          "nccl_or_cudnn_version_mismatch");
+    CHECK(cause_class("numba.cuda.cudadrv.error.NvvmSupportError: libNVVM cannot be found. Do `conda install "
+                      "cudatoolkit`") == "missing_or_mismatched_shared_library");
+}
+
+TEST_CASE("cuda-compat's libcuda shown beside a driver mismatch is forward compatibility misapplied") {
+    std::string mismatch =
+        "CUDA error 803: system has unsupported display driver / cuda driver combination\n";
+    CHECK(cause_class(mismatch) == "wrong_library_via_LD_LIBRARY_PATH");
+    for (auto [shown, line] :
+         {std::pair{"libcuda.so.1 => /usr/local/cuda-12.4/compat/libcuda.so.1 (0x00007f)\n", 2},
+          std::pair{"$ echo $LD_LIBRARY_PATH\n/usr/local/cuda-12.8/compat:/usr/lib64\n", 3}}) {
+        INFO(shown);
+        Explanation found = explain_text(mismatch + shown, false);
+        REQUIRE(found.cause);
+        CHECK(found.cause->failure_class == "forward_compat_on_unsupported_gpu");
+        CHECK(found.cause->id == "context.compat_libcuda");
+        CHECK(found.cause->line == static_cast<size_t>(line));
+    }
+    // Another decider keeps its meaning; a "compat" word that is no path is nothing.
+    CHECK(cause_class("CUDA driver version is insufficient for CUDA runtime version\n"
+                      "/usr/local/cuda/compat/libcuda.so.1\n") == "driver_too_old_for_runtime");
+    CHECK(cause_class(mismatch + "tried the compat package, no change\n") ==
+          "wrong_library_via_LD_LIBRARY_PATH");
+}
+
+TEST_CASE("a CUDA_VISIBLE_DEVICES value that selects no GPU explains a no-device error") {
+    for (std::string_view text :
+         {"CUDA_VISIBLE_DEVICES= python train.py\nRuntimeError: No CUDA GPUs are available",
+          "os.environ[\"CUDA_VISIBLE_DEVICES\"] = \"-1\"\ncudaErrorNoDevice: no CUDA-capable device is "
+          "detected",
+          "CUDA_VISIBLE_DEVICES=NoDevFiles\nfailed call to cuInit: CUDA_ERROR_NO_DEVICE",
+          "srun env CUDA_VISIBLE_DEVICES=$SLURM_LOCALID ./bench\nno CUDA-capable device is detected"}) {
+        INFO(text);
+        Explanation found = explain_text(text, false);
+        REQUIRE(found.cause);
+        CHECK(found.cause->failure_class == "other");
+        CHECK(found.cause->id == "context.visible_devices");
+    }
+    // A GPU index, a use of the variable, or another error: the words cannot settle it.
+    CHECK(cause_class("CUDA_VISIBLE_DEVICES=0,1 python train.py\nno CUDA-capable device is detected") ==
+          "driver_missing");
+    CHECK(cause_class("export CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0}\nno CUDA-capable device is "
+                      "detected") == "driver_missing");
+    CHECK(
+        cause_class("CUDA_VISIBLE_DEVICES=\nCUDA driver version is insufficient for CUDA runtime version") ==
+        "driver_too_old_for_runtime");
 }
 
 TEST_CASE("every status code of the generated tables explains to its own class and layer") {

@@ -77,6 +77,16 @@ const std::vector<Signal>& driver_signals() {
         {"cuda.no_capable_device", "no cuda-capable device is detected", "", "driver_missing", Layer::driver,
          85, "the runtime sees no GPU: no driver, no device nodes, or CUDA_VISIBLE_DEVICES hides them",
          "CUDA runtime (cudaErrorNoDevice)", "container_device_not_exposed"},
+        {"driver.kernel_module_missing", "kernel module",
+         "nvidia kernel module (is )?(missing|not (loaded|found|installed|present|running))|kernel module "
+         "nvidia\\S* (is )?(missing|not (loaded|found|installed|present|running))",
+         "driver_missing", Layer::driver, 85,
+         "the NVIDIA kernel module is not loaded: not built for the running kernel (DKMS), refused by Secure "
+         "Boot, or blacklisted",
+         "driver installers and desktop tools (nvidia-settings, Ubuntu's gpu-manager)"},
+        {"pytorch.no_gpus", "no cuda gpus are available", "", "driver_missing", Layer::driver, 80,
+         "the CUDA runtime counts no GPU: no driver, no device nodes, or CUDA_VISIBLE_DEVICES hides them",
+         "PyTorch c10/cuda/CUDAFunctions.cpp", "container_device_not_exposed"},
         {"ptxjit.missing", "ptx jit compiler library not found", "", "driver_missing", Layer::driver, 85,
          "the driver's libnvidia-ptxjitcompiler is missing: an incomplete driver install", "CUDA driver"},
         {"pytorch.driver_too_old", "driver on your system is too old", "", "driver_too_old_for_runtime",

@@ -44,6 +44,20 @@ const std::vector<Signal>& framework_signals() {
          "PyTorch torch/__init__.py (_preload_cuda_deps)"},
         {"pytorch.not_compiled_with_cuda", "torch not compiled with cuda enabled", "", "other",
          Layer::framework, 80, "a CPU-only build of PyTorch is installed", "PyTorch torch/cuda/__init__.py"},
+        // Older frameworks compare the cuDNN they were built with to the one
+        // loaded, each in its own words: Caffe2 common_cudnn.h ("cuDNN compiled
+        // (7102) and runtime (7005) versions mismatch"), PyTorch before 1.8
+        // ("cuDNN version mismatch: PyTorch was compiled against 7102 but
+        // linked against 7605"), MXNet src/base.cc ("cuDNN lib mismatch:
+        // linked-against version 8200 != compiled-against version 8100").
+        {"framework.cudnn_built_vs_loaded", "cudnn",
+         "cudnn\\b.{0,60}(version|compiled|linked|runtime|lib)\\w*.{0,60}(mismatch|incompatib|!=)|cudnn\\b.{"
+         "0,"
+         "30}(mismatch|incompatib)\\w*.{0,60}(version|compiled|linked|runtime)",
+         "nccl_or_cudnn_version_mismatch", Layer::library, 84,
+         "the cuDNN loaded at run time is another release than the one the framework was built with: install "
+         "the cuDNN it was built against, or a framework build for the cuDNN you have",
+         "Caffe2 common_cudnn.h, PyTorch torch/backends/cudnn (before 1.8), MXNet src/base.cc"},
         // TensorFlow / XLA
         {"tensorflow.cudnn_loaded_vs_compiled", "loaded runtime cudnn library", "",
          "nccl_or_cudnn_version_mismatch", Layer::library, 95,
@@ -77,7 +91,12 @@ const std::vector<Signal>& framework_signals() {
          "a CUDA library installed is older than the one jaxlib was built against (often a system copy found "
          "first)",
          "JAX jax/_src/xla_bridge.py (_check_cuda_versions)"},
-        {"jax.unable_to_load", "unable to load cu", "unable to load (cu[a-z]+|cudnn|nccl|nvrtc)",
+        // The names _check_cuda_versions passes ("Unable to load cuDNN. Is it
+        // installed?"), so that other programs' "Unable to load cudart" and
+        // "unable to load cuda driver library" are not read as JAX's.
+        {"jax.unable_to_load", "unable to load ",
+         "unable to load (cuda|cudnn|cufft|cusolver|cupti|cublas|cusparse|nccl|nvrtc|nvjitlink)(\\.|,|\"|'|$|"
+         "\\s+is it installed)",
          "missing_or_mismatched_shared_library", Layer::library, 85,
          "a CUDA library JAX needs cannot be loaded (not installed, or not found)",
          "JAX jax/_src/xla_bridge.py"},
@@ -92,6 +111,12 @@ const std::vector<Signal>& framework_signals() {
          "JAX fell back to the CPU because the CUDA backend could not start (the reason follows on the same "
          "line)",
          "JAX jax/_src/xla_bridge.py"},
+        // Numba
+        {"numba.nvvm_support", "nvvmsupporterror", "", "missing_or_mismatched_shared_library", Layer::library,
+         85,
+         "numba cannot use the libNVVM it found: missing, or from a CUDA toolkit this numba release does not "
+         "know (install a numba and toolkit that fit each other)",
+         "numba numba/cuda/cudadrv/nvvm.py (NvvmSupportError)"},
         // CuPy
         {"cupy.failed_to_load", "cupy failed to load", "", "missing_or_mismatched_shared_library",
          Layer::library, 85,

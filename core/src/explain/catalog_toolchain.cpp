@@ -43,6 +43,19 @@ const std::vector<Signal>& toolchain_signals() {
          "ptxas.*unsupported \\.version|unsupported \\.version.*current version",
          "wrong_library_via_LD_LIBRARY_PATH", Layer::library, 85,
          "an older ptxas found first on PATH cannot read PTX from the newer toolkit that made it", "ptxas"},
+        // The driver's JIT names its input "ptxas application ptx input" in its
+        // error log; a ptxas run from a toolkit names the .ptx file instead.
+        {"ptxjit.unsupported_version", "ptxas application ptx input",
+         "ptxas application ptx input.{0,80}unsupported \\.version", "ptx_too_new_for_driver", Layer::kernel,
+         90,
+         "the driver's JIT compiler (not a toolkit's ptxas) cannot read PTX this new: update the driver, or "
+         "build SASS for the GPU so nothing is JIT-compiled",
+         "CUDA driver JIT error log (cuModuleLoadDataEx, CU_JIT_ERROR_LOG_BUFFER)"},
+        {"xla.ptxas_no_cc", "ptxas does not support", "ptxas does not support (cc|compute capability|sm_)",
+         "no_kernel_image_for_gpu_arch", Layer::kernel, 90,
+         "the toolkit's ptxas predates the GPU's architecture: put a newer CUDA toolkit's ptxas first "
+         "(XLA falls back to the driver, which fails where it is older still)",
+         "XLA stream_executor/cuda (subprocess_compilation.cc, asm_compiler.cc)"},
         {"triton.ptxas_error", "ptxaserror", "", "no_kernel_image_for_gpu_arch", Layer::kernel, 60,
          "Triton's ptxas failed; when it names the GPU architecture, Triton's bundled ptxas predates the GPU "
          "(point TRITON_PTXAS_PATH at a newer toolkit's ptxas)",

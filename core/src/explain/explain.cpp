@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "explain/decider_context.h"
 #include "explain/loader_messages.h"
 #include "explain/search_path_evidence.h"
 #include "explain/signal.h"
@@ -290,12 +291,14 @@ Explanation explain_text(std::string_view text, bool in_container) {
     Explanation out;
     std::unordered_map<std::string, size_t> first_of_id;
     SearchPathEvidence search_path;
+    DeciderContext context;
     size_t line_number = 0;
     for (std::string_view line : text_lines(text)) {
         ++line_number;
         if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
         std::string lower = lower_ascii(line);
         search_path.read(line, lower, line_number);
+        context.read(line, lower, line_number);
         std::vector<Finding> found;
         find_signals(line, lower, found);
         find_code_names(line, found);
@@ -323,12 +326,18 @@ Explanation explain_text(std::string_view text, bool in_container) {
         if (a.specificity != b.specificity) return a.specificity > b.specificity;
         return a.line < b.line;
     };
-    // The finding that would decide, when it is a mismatch the log's own
-    // LD_LIBRARY_PATH explains.
+    // The finding that would decide, re-read in the light of what the log
+    // shows beside it: a mismatch its own LD_LIBRARY_PATH explains, a driver
+    // mismatch with cuda-compat's libcuda loaded, no device with
+    // CUDA_VISIBLE_DEVICES hiding them.
     auto decider = std::min_element(out.findings.begin(), out.findings.end(), ranks_before);
-    auto entry = search_path.conflicting_entry();
-    if (decider != out.findings.end() && entry && is_version_mismatch(*decider))
-        out.findings.push_back(search_path_finding(*decider, *entry, search_path));
+    if (decider != out.findings.end()) {
+        auto entry = search_path.conflicting_entry();
+        if (entry && is_version_mismatch(*decider))
+            out.findings.push_back(search_path_finding(*decider, *entry, search_path));
+        else if (auto reread = context.reread(*decider))
+            out.findings.push_back(std::move(*reread));
+    }
     std::stable_sort(out.findings.begin(), out.findings.end(), ranks_before);
     for (const Finding& f : out.findings)
         if (f.code && std::find(out.codes.begin(), out.codes.end(), f.code) == out.codes.end())

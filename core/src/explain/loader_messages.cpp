@@ -113,6 +113,10 @@ void undefined_symbol(std::string_view symbol, std::string_view line_lower, std:
     }
 }
 
+bool names_library(std::string_view soname) {
+    return soname.find(".so") != std::string_view::npos || soname.find(".dll") != std::string_view::npos;
+}
+
 }  // namespace
 
 std::string_view soname_owner(std::string_view soname) {
@@ -158,11 +162,25 @@ void find_loader_messages(std::string_view line, std::string_view lower, std::ve
         size_t at = lower.find(phrase);
         if (at == std::string_view::npos) continue;
         std::string_view soname = name_before(line, at);
-        if (soname.find(".so") == std::string_view::npos && soname.find(".dll") == std::string_view::npos)
-            continue;
+        if (!names_library(soname)) continue;
         missing_library(soname, out,
                         std::string(line.substr(at - std::min(at, soname.size() + 2),
                                                 soname.size() + 2 + phrase.size())));
+        break;
+    }
+    // The same failure retold with the name after the words ("Can't open
+    // shared object file libcuda.so.1"), as wrappers and people paraphrase it.
+    for (std::string_view phrase : {"can't open shared object file", "cannot open shared object file"}) {
+        size_t at = lower.find(phrase);
+        if (at == std::string_view::npos || names_library(name_before(line, at))) continue;
+        size_t start = at + phrase.size();
+        std::string_view soname = word_after(line, start);
+        while (!soname.empty() && (soname.back() == ':' || soname.back() == '.' || soname.back() == ')'))
+            soname.remove_suffix(1);
+        if (size_t slash = soname.rfind('/'); slash != std::string_view::npos)
+            soname.remove_prefix(slash + 1);
+        if (!names_library(soname)) continue;
+        missing_library(soname, out, std::string(line.substr(at, phrase.size())) + " " + std::string(soname));
         break;
     }
     // A loader's own words around dlopen: "Failed to dlopen libcuda.so"
@@ -199,11 +217,21 @@ void find_loader_messages(std::string_view line, std::string_view lower, std::ve
         missing_library(soname, out, std::string(line.substr(at, end - at)));
         break;
     }
-    if (size_t at = lower.find("undefined symbol"); at != std::string_view::npos) {
-        size_t start = at + 16;
+    // A symbol the loaded library lacks, in glibc's words ("undefined symbol:
+    // cuGetProcAddress_v2"), Windows' ("The procedure entry point X could not
+    // be located"), and those of programs that dlsym for themselves (ollama:
+    // "symbol lookup for cuCtxCreate_v3 failed").
+    for (std::string_view phrase : {"undefined symbol", "procedure entry point", "symbol lookup for",
+                                    "could not find symbol", "failed to find symbol", "unable to find symbol",
+                                    "could not load symbol", "failed to load symbol"}) {
+        size_t at = lower.find(phrase);
+        if (at == std::string_view::npos) continue;
+        size_t start = at + phrase.size();
         while (start < line.size() && (line[start] == ':' || line[start] == ' ')) ++start;
         std::string_view symbol = word_after(line, start);
-        if (!symbol.empty()) undefined_symbol(symbol, lower, out, "undefined symbol: " + std::string(symbol));
+        if (symbol.empty()) continue;
+        undefined_symbol(symbol, lower, out, std::string(line.substr(at, start - at)) + std::string(symbol));
+        break;
     }
     // "symbol X version Y not defined in file Z with link time reference" (dl-lookup.c)
     if (size_t at = lower.find("with link time reference"); at != std::string_view::npos) {

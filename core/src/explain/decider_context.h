@@ -1,0 +1,39 @@
+// Facts a pasted log shows beside its error that change what the error means.
+// Two are read here:
+//  - the loader taking cuda-compat's libcuda (an ldconfig or ldd line, a
+//    path on LD_LIBRARY_PATH): a driver-version mismatch (803) then means the
+//    compat package is in the way of a host driver that does not want it;
+//  - a CUDA_VISIBLE_DEVICES value that selects no GPU (empty, -1, NoDevFiles,
+//    an unexpanded shell variable): a no-device error then means the process
+//    hid the GPUs, not that the driver is missing.
+// (The LD_LIBRARY_PATH value beside a version mismatch is search_path_evidence.h.)
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "explain/explain.h"
+
+namespace strata {
+
+class DeciderContext {
+public:
+    // `lower` is `line` in ASCII lower case; `line_number` is 1-based.
+    void read(std::string_view line, std::string_view lower, size_t line_number);
+
+    // The finding that re-reads `decider` in the light of the log, ranked just
+    // above it; empty when the log shows nothing that changes its meaning.
+    std::optional<Finding> reread(const Finding& decider) const;
+
+private:
+    struct Shown {
+        std::string value;  // as the log spells it
+        std::string line_text;
+        size_t line_number = 0;
+    };
+    std::optional<Shown> compat_libcuda_;
+    std::optional<Shown> hiding_visible_devices_;
+};
+
+}  // namespace strata
