@@ -279,6 +279,68 @@ TEST_CASE("a CUDA_VISIBLE_DEVICES value that selects no GPU explains a no-device
         "driver_too_old_for_runtime");
 }
 
+TEST_CASE("a library named after a loader's words is judged by its owner, on Linux and Windows") {
+    for (std::string_view text :
+         {"Unable to load any of {libcudnn_cnn.so.9.1.0, libcudnn_cnn.so.9.1, libcudnn_cnn.so.9}",
+          "Could not load library cudnn_cnn_infer64_8.dll. Error code 193",
+          "OSError: [WinError 126] The specified module could not be found. Error loading \"C:\\Program "
+          "Files\\Python311\\Lib\\site-packages\\torch\\lib\\cublas64_12.dll\" or one of its dependencies.",
+          "Invalid handle. Cannot load symbol cublasLtGetVersion",
+          "Could not locate zlibwapi.dll. Please make sure it is in your library path!"}) {
+        INFO(text);
+        CHECK(cause_class(text) == "missing_or_mismatched_shared_library");
+    }
+    CHECK(cause_class("failed to load library nvcuda.dll") == "driver_missing");
+    CHECK(cause_class("Error loading config.yaml: no such key") == "(none)");
+}
+
+TEST_CASE("the driver layer's own words: installer, DKMS, NVRM, device nodes, NVML's library") {
+    for (std::string_view text :
+         {"ERROR: The Nouveau kernel driver is currently in use by your system.",
+          "Error! Bad return status for module build on kernel: 6.8.0-49-generic (x86_64)\n"
+          "Consult /var/lib/dkms/nvidia/550.127.05/build/make.log for more information.",
+          "NVRM: The NVIDIA probe routine failed for 1 device(s).",
+          "NVRM: installed in this system is not supported by the\nNVRM: NVIDIA 470.256.02 driver release.",
+          "NVIDIA-SMI couldn't find libnvidia-ml.so library in your system.",
+          "NVIDIA: could not open the device file /dev/nvidiactl (No such file or directory).",
+          "numba.cuda.cudadrv.error.CudaSupportError: Error at driver init: CUDA driver library cannot be "
+          "found.",
+          "RuntimeError: CUDA driver initialization failed, you might not have a CUDA gpu."}) {
+        INFO(text);
+        CHECK(cause_class(text) == "driver_missing");
+    }
+    std::string_view denied = "NVIDIA: could not open the device file /dev/nvidia0 (Permission denied).";
+    CHECK(cause_class(denied, false) == "other");
+    CHECK(cause_class(denied, true) == "container_device_not_exposed");
+    Explanation fabric = explain_text(
+        "nvidia-fabricmanager.service: Main process exited, code=exited, status=1/FAILURE", false);
+    REQUIRE(fabric.cause);
+    CHECK(fabric.cause->id == "fabricmanager.words");
+}
+
+TEST_CASE("a build that cannot find the stack's headers or libraries is the library layer") {
+    for (std::string_view text : {"fatal error: cuda_runtime.h: No such file or directory",
+                                  "src/conv.cc:3:10: fatal error: 'cudnn.h' file not found",
+                                  "/usr/bin/ld: cannot find -lcuda: No such file or directory",
+                                  "ld.lld: error: unable to find library -lcublasLt"}) {
+        INFO(text);
+        CHECK(cause_class(text) == "missing_or_mismatched_shared_library");
+    }
+    CHECK(explain_text("/usr/bin/ld: cannot find -lcuda", false).cause->meaning.find("stubs") !=
+          std::string::npos);
+    CHECK(cause_class("fatal error: zlib.h: No such file or directory") == "(none)");
+    CHECK(cause_class("/usr/bin/ld: cannot find -lfoo") == "(none)");
+}
+
+TEST_CASE("a status code's printed text is found without its leading article") {
+    CHECK(cause_class("CUDA error: PTX JIT compilation failed") == "ptx_too_new_for_driver");
+    Explanation found = explain_text("RuntimeError: illegal memory access was encountered", false);
+    REQUIRE(found.cause);
+    CHECK(found.cause->id == "cudaErrorIllegalAddress");
+    CHECK(cause_class("CUDA Setup failed despite GPU being available. Please run python -m bitsandbytes") ==
+          "missing_or_mismatched_shared_library");
+}
+
 TEST_CASE("every status code of the generated tables explains to its own class and layer") {
     REQUIRE(status_codes().size() > 400);
     int walked = 0;

@@ -53,6 +53,57 @@ const std::vector<Signal>& driver_signals() {
          "NVRM kernel log"},
         {"nvrm.no_gpu", "no nvidia gpu found", "", "driver_missing", Layer::driver, 75,
          "the kernel module sees no NVIDIA GPU", "NVRM kernel log"},
+        {"nvrm.probe_failed", "nvidia probe routine failed", "", "driver_missing", Layer::driver, 85,
+         "the kernel module could not take the GPU (see the NVRM lines before: an unsupported GPU, another "
+         "driver holding it, or a failed initialisation)",
+         "NVRM kernel log"},
+        // "NVRM: installed in this system is not supported by the NVIDIA
+        // 390.144 driver release" (the GPU's PCI id is on the line before), and
+        // the open modules' "… is not supported by open nvidia.ko because it
+        // does not include the required GPU System Processor".
+        {"nvrm.gpu_not_supported", "installed in this system is not supported by", "", "driver_missing",
+         Layer::driver, 90,
+         "this driver branch does not support the GPU (a branch older than the GPU, a legacy GPU it "
+         "dropped, or open kernel modules on a GPU without GSP): install a branch that lists the GPU",
+         "NVRM kernel log"},
+        {"installer.nouveau", "nouveau kernel driver is currently in use", "", "driver_missing",
+         Layer::driver, 88,
+         "nouveau holds the GPU, so the NVIDIA module cannot load: blacklist nouveau, rebuild the initramfs "
+         "and reboot",
+         "NVIDIA driver installer (nvidia-installer)"},
+        // DKMS prints "Error! Bad return status for module build on kernel: …"
+        // and then points at the nvidia module's make.log.
+        {"dkms.nvidia_build", "dkms",
+         "dkms/nvidia\\S*/build/make\\.log|dkms.{0,60}nvidia.{0,120}(error|fail)|(error|fail).{0,120}dkms.{0,"
+         "20}nvidia",
+         "driver_missing", Layer::driver, 82,
+         "DKMS could not build the nvidia module for this kernel (kernel headers missing, or a kernel newer "
+         "than the driver supports): no module, no driver",
+         "DKMS"},
+        {"nvidia_smi.no_nvml_library", "couldn't find libnvidia-ml", "", "driver_missing", Layer::driver, 88,
+         "nvidia-smi is there but NVML (libnvidia-ml.so, part of the driver) is not: an incomplete or "
+         "removed driver install",
+         "nvidia-smi", "container_device_not_exposed"},
+        // The driver's user-mode library opening the device nodes.
+        {"driver.device_file_missing", "could not open the device file",
+         "could not open the device file /dev/nvidia\\S* \\((no such file|does not exist)", "driver_missing",
+         Layer::driver, 84,
+         "the GPU's device node is absent: the module is not loaded, or nvidia-modprobe did not create the "
+         "node",
+         "NVIDIA user-mode driver", "container_device_not_exposed"},
+        {"driver.device_file_denied", "could not open the device file",
+         "could not open the device file /dev/nvidia\\S* \\((permission denied|operation not permitted)",
+         "other", Layer::driver, 84,
+         "the process may not open the GPU's device node: its permissions (the video/render group, "
+         "NVreg_DeviceFileMode) or a device cgroup forbid it",
+         "NVIDIA user-mode driver", "container_device_not_exposed"},
+        {"numba.no_driver_library", "cuda driver library cannot be found", "", "driver_missing",
+         Layer::driver, 88, "numba found no libcuda: no driver (or none given to this container)",
+         "numba numba/cuda/cudadrv/driver.py", "container_device_not_exposed"},
+        {"pytorch.driver_init_failed", "cuda driver initialization failed", "", "driver_missing",
+         Layer::driver, 80,
+         "cuInit failed, so PyTorch sees no GPU: no driver, no device nodes, or a broken driver install",
+         "PyTorch (older c10/cuda)", "container_device_not_exposed"},
         {"modprobe.not_found", "module nvidia not found", "", "driver_missing", Layer::driver, 90,
          "the nvidia kernel module is not built for the running kernel (DKMS failed or the kernel was "
          "updated)",
@@ -110,7 +161,7 @@ const std::vector<Signal>& driver_signals() {
          "or does "
          "not match the driver",
          "CUDA driver (CUDA_ERROR_SYSTEM_NOT_READY)"},
-        {"fabricmanager.words", "fabric manager", "fabric ?manager.{0,80}(fail|not|error|mismatch)", "other",
+        {"fabricmanager.words", "fabric", "fabric ?manager.{0,80}(fail|not|error|mismatch)", "other",
          Layer::driver, 70, "the NVSwitch fabric manager is not running or does not match the driver",
          "nvidia-fabricmanager"},
         {"cuda.init_error_3", "initialization error", "", "other", Layer::driver, 45,

@@ -111,6 +111,17 @@ const std::vector<Signal>& framework_signals() {
          "JAX fell back to the CPU because the CUDA backend could not start (the reason follows on the same "
          "line)",
          "JAX jax/_src/xla_bridge.py"},
+        // cuDNN 8 on Windows loads zlib by this name and stops without it.
+        {"cudnn8.zlibwapi", "zlibwapi.dll", "could not locate zlibwapi\\.dll|zlibwapi\\.dll.{0,80}not found",
+         "missing_or_mismatched_shared_library", Layer::library, 85,
+         "cuDNN 8 on Windows needs zlibwapi.dll on PATH: install it beside cuDNN's DLLs",
+         "cuDNN 8 (Windows)"},
+        // bitsandbytes' setup check (cuda_setup/main.py)
+        {"bitsandbytes.setup_failed", "cuda setup failed despite gpu being available", "",
+         "missing_or_mismatched_shared_library", Layer::library, 85,
+         "bitsandbytes found no binary for this CUDA version or could not load libcudart: install a "
+         "bitsandbytes build for this CUDA, or put the runtime on the loader's path",
+         "bitsandbytes cuda_setup/main.py"},
         // Numba
         {"numba.nvvm_support", "nvvmsupporterror", "", "missing_or_mismatched_shared_library", Layer::library,
          85,

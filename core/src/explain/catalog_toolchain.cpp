@@ -2,7 +2,8 @@
 // Sources: nvcc's and ptxas's own diagnostics ("nvcc fatal", "ptxas fatal"),
 // NVRTC's option parser, Triton (triton/backends/nvidia/compiler.py,
 // runtime/errors.py PTXASError), LLVM's NVPTX back end as used by XLA, and
-// llama.cpp's ggml-cuda arch check.
+// llama.cpp's ggml-cuda arch check; and the C/C++ compiler's and linker's
+// words when a build cannot find the stack's headers or libraries.
 #include "explain/signal.h"
 
 namespace strata {
@@ -60,6 +61,28 @@ const std::vector<Signal>& toolchain_signals() {
          "Triton's ptxas failed; when it names the GPU architecture, Triton's bundled ptxas predates the GPU "
          "(point TRITON_PTXAS_PATH at a newer toolkit's ptxas)",
          "Triton runtime/errors.py"},
+        // A build that cannot find the stack's headers or libraries.
+        {"build.missing_header", "fatal error",
+         "fatal error: "
+         "'?(cuda\\w*|cudnn\\w*|nccl\\w*|cublas\\w*|cusparse\\w*|cufft\\w*|curand\\w*|cusolver\\w*|"
+         "nvrtc\\w*|nvml|nvtx\\w*|cupti\\w*)\\.h'?:? (no such file|file not found)",
+         "missing_or_mismatched_shared_library", Layer::library, 80,
+         "the build cannot find a CUDA header: install the toolkit's (or the library's) development files, "
+         "or "
+         "add its include directory",
+         "the C/C++ compiler"},
+        {"build.missing_libcuda", "find", "(cannot find|unable to find library) -lcuda\\b",
+         "missing_or_mismatched_shared_library", Layer::library, 80,
+         "the linker finds no libcuda.so: a build needs no driver, link against the toolkit's stub "
+         "(lib64/stubs/libcuda.so)",
+         "GNU ld, LLVM lld"},
+        {"build.missing_cuda_library", "find",
+         "(cannot find|unable to find library) "
+         "-l(cudart|cublas|cudnn|nccl|cufft|curand|cusolver|cusparse|nvrtc|nvjitlink|cupti|nvtx)\\w*",
+         "missing_or_mismatched_shared_library", Layer::library, 78,
+         "the linker cannot find a CUDA library: install its development files or add its directory "
+         "(-L, CMAKE_PREFIX_PATH)",
+         "GNU ld, LLVM lld"},
         {"nvcc.gcc_version", "unsupported gnu version", "", "other", Layer::host, 80,
          "the host compiler is newer than this CUDA toolkit supports", "nvcc host_config.h"},
         {"ptx.toolchain_words", "ptx was compiled with an unsupported toolchain", "",

@@ -60,6 +60,13 @@ const std::vector<PrintedText>& printed_texts() {
             std::string lower = lower_ascii(code.printed);
             if (!seen.insert(lower + std::string(code.type)).second) continue;
             out.push_back({lower, &code});
+            // People and wrappers drop the article: "PTX JIT compilation
+            // failed" for "a PTX JIT compilation failed".
+            for (std::string_view article : {"a ", "an ", "the "}) {
+                if (!lower.starts_with(article) || lower.size() - article.size() < 20) continue;
+                std::string bare = lower.substr(article.size());
+                if (seen.insert(bare + std::string(code.type)).second) out.push_back({bare, &code});
+            }
         }
         std::stable_sort(out.begin(), out.end(), [](const PrintedText& a, const PrintedText& b) {
             return a.lower.size() > b.lower.size();

@@ -37,6 +37,31 @@ std::string_view word_after(std::string_view line, size_t start) {
     return line.substr(start, end - start);
 }
 
+// The library named after `start`: an optional "library" word, quotes or a
+// brace, then a name or a path (with Windows' backslashes, or quoted with
+// spaces); the base name, without trailing punctuation.
+std::string_view library_after(std::string_view line, size_t start) {
+    while (start < line.size() && (line[start] == ' ' || line[start] == ':')) ++start;
+    if (line.substr(start, 8) == "library " || line.substr(start, 8) == "Library ") start += 8;
+    while (start < line.size() && (line[start] == ' ' || line[start] == '{')) ++start;
+    std::string_view name;
+    if (start < line.size() && (line[start] == '"' || line[start] == '\'')) {
+        size_t close = line.find(line[start], start + 1);
+        name = line.substr(start + 1,
+                           close == std::string_view::npos ? std::string_view::npos : close - start - 1);
+    } else {
+        size_t end = start;
+        while (end < line.size() && line[end] != ' ' && line[end] != ',' && line[end] != '}') ++end;
+        name = line.substr(start, end - start);
+    }
+    while (!name.empty() &&
+           (name.back() == ':' || name.back() == '.' || name.back() == ')' || name.back() == ';'))
+        name.remove_suffix(1);
+    if (size_t slash = name.find_last_of("/\\"); slash != std::string_view::npos)
+        name.remove_prefix(slash + 1);
+    return name;
+}
+
 Finding loader_finding(std::string_view id, std::string_view failure_class, Layer layer, int specificity,
                        std::string matched, std::string meaning) {
     Finding f;
@@ -150,6 +175,13 @@ std::string_view soname_owner(std::string_view soname) {
                                          "libnvvm",
                                          "libcuda_"};
     std::string lower = lower_ascii(soname);
+    // Windows names the same libraries without "lib": nvcuda.dll and nvml.dll
+    // are the driver's, cudart64_12.dll or cudnn_ops_infer64_8.dll the toolkit's.
+    if (lower.ends_with(".dll")) {
+        if (lower.starts_with("nvcuda") || lower.starts_with("nvml") || lower.starts_with("nvapi"))
+            return "driver";
+        lower.insert(0, "lib");
+    }
     for (const char* prefix : kDriver)
         if (lower.starts_with(prefix)) return "driver";
     for (const char* prefix : kCuda)
@@ -168,35 +200,25 @@ void find_loader_messages(std::string_view line, std::string_view lower, std::ve
                                                 soname.size() + 2 + phrase.size())));
         break;
     }
-    // The same failure retold with the name after the words ("Can't open
-    // shared object file libcuda.so.1"), as wrappers and people paraphrase it.
-    for (std::string_view phrase : {"can't open shared object file", "cannot open shared object file"}) {
-        size_t at = lower.find(phrase);
-        if (at == std::string_view::npos || names_library(name_before(line, at))) continue;
-        size_t start = at + phrase.size();
-        std::string_view soname = word_after(line, start);
-        while (!soname.empty() && (soname.back() == ':' || soname.back() == '.' || soname.back() == ')'))
-            soname.remove_suffix(1);
-        if (size_t slash = soname.rfind('/'); slash != std::string_view::npos)
-            soname.remove_prefix(slash + 1);
-        if (!names_library(soname)) continue;
-        missing_library(soname, out, std::string(line.substr(at, phrase.size())) + " " + std::string(soname));
-        break;
-    }
-    // A loader's own words around dlopen: "Failed to dlopen libcuda.so"
-    // (cuda-python), "could not dlopen library 'libcudart.so.11.0'".
+    // The library named after the words: the glibc failure retold ("Can't
+    // open shared object file libcuda.so.1"), loaders' own words around dlopen
+    // ("Failed to dlopen libcuda.so" from cuda-python, "could not dlopen
+    // library 'libcudart.so.11.0'"), cuDNN's sub-library loader ("Could not
+    // load library cudnn_ops_infer64_8.dll. Error code 126", "Unable to load
+    // any of {libcudnn_ops.so.9.1.0, …}") and Windows' loader as Python
+    // reports it ("Error loading \"C:\\…\\cudnn_adv_infer64_8.dll\"").
     for (std::string_view phrase :
-         {"failed to dlopen", "unable to dlopen", "could not dlopen", "couldn't dlopen", "cannot dlopen"}) {
+         {"can't open shared object file", "cannot open shared object file", "failed to dlopen",
+          "unable to dlopen", "could not dlopen", "couldn't dlopen", "cannot dlopen",
+          "could not load library", "unable to load library", "failed to load library", "cannot load library",
+          "unable to load any of", "error loading"}) {
         size_t at = lower.find(phrase);
         if (at == std::string_view::npos) continue;
-        size_t start = at + phrase.size();
-        if (lower.substr(start).starts_with(" library")) start += 8;
-        std::string_view soname = word_after(line, start);
-        while (!soname.empty() && (soname.back() == ':' || soname.back() == '.')) soname.remove_suffix(1);
-        if (size_t slash = soname.rfind('/'); slash != std::string_view::npos)
-            soname.remove_prefix(slash + 1);
-        if (soname.find(".so") == std::string_view::npos) continue;
-        missing_library(soname, out, std::string(line.substr(at, start - at)) + " " + std::string(soname));
+        // glibc's own order ("libX.so: cannot open shared object file") is read above.
+        if (phrase.ends_with("shared object file") && names_library(name_before(line, at))) continue;
+        std::string_view soname = library_after(line, at + phrase.size());
+        if (!names_library(soname)) continue;
+        missing_library(soname, out, std::string(line.substr(at, phrase.size())) + " " + std::string(soname));
         break;
     }
     // cudarc (Rust) names a library by its stem: 'Unable to dynamically load
@@ -223,7 +245,7 @@ void find_loader_messages(std::string_view line, std::string_view lower, std::ve
     // "symbol lookup for cuCtxCreate_v3 failed").
     for (std::string_view phrase : {"undefined symbol", "procedure entry point", "symbol lookup for",
                                     "could not find symbol", "failed to find symbol", "unable to find symbol",
-                                    "could not load symbol", "failed to load symbol"}) {
+                                    "could not load symbol", "failed to load symbol", "cannot load symbol"}) {
         size_t at = lower.find(phrase);
         if (at == std::string_view::npos) continue;
         size_t start = at + phrase.size();
