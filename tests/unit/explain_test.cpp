@@ -341,6 +341,55 @@ TEST_CASE("a status code's printed text is found without its leading article") {
           "missing_or_mismatched_shared_library");
 }
 
+TEST_CASE("container images, device plugins and Apptainer say which side lacks the GPU") {
+    CHECK(cause_class(
+              "WARNING: The NVIDIA Driver was not detected.  GPU functionality will not be available.") ==
+          "container_device_not_exposed");
+    // The NGC entrypoint's verdict outranks the 803 it quotes.
+    CHECK(
+        cause_class("ERROR: This container was built for NVIDIA Driver Release 560.35 or later, but version "
+                    "535.183.01 was detected and compatibility mode is UNAVAILABLE.\n"
+                    "[[System has unsupported display driver / cuda driver combination "
+                    "(CUDA_ERROR_SYSTEM_DRIVER_MISMATCH) cuInit()=803]]") == "driver_too_old_for_runtime");
+    CHECK(cause_class("If this is a GPU node, did you set the docker default runtime to `nvidia`?") ==
+          "container_device_not_exposed");
+    CHECK(cause_class("WARNING: Could not find any nv files on this host!") == "driver_missing");
+}
+
+TEST_CASE("nvidia-smi's own reports of a failing GPU are hardware") {
+    CHECK(cause_class("    Remapped Rows Pending: Yes") == "hardware_or_xid_fault");
+    CHECK(cause_class("        Remapping Failure Occurred        : Yes") == "hardware_or_xid_fault");
+    CHECK(cause_class("        Pending                           : No") == "(none)");
+    CHECK(cause_class(
+              "|   3  NVIDIA H100 80GB HBM3          On  | 00000000:9B:00.0 Off |                 ERR! |") ==
+          "hardware_or_xid_fault");
+    CHECK(cause_class("npm ERR! code ERESOLVE") == "(none)");
+}
+
+TEST_CASE("a library that refuses the GPU's architecture has no kernels for it") {
+    for (std::string_view text :
+         {"RuntimeError: FlashAttention only supports Ampere GPUs or newer.",
+          "ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0. Your "
+          "Tesla V100 GPU has compute capability 7.0.",
+          "`flshattF` is not supported because: requires device with capability > (8, 0) but your GPU has "
+          "capability (7, 5) (too old)"}) {
+        INFO(text);
+        CHECK(cause_class(text) == "no_kernel_image_for_gpu_arch");
+    }
+    CHECK(cause_class("This package requires Python 3.9 or newer") == "(none)");
+    CHECK(cause_class("Device 0: NVIDIA A10, compute capability 8.6") == "(none)");
+}
+
+TEST_CASE("libraries loaded by name, in CTranslate2's and NVRTC's words") {
+    for (std::string_view text : {"RuntimeError: Library libcublas.so.12 is not found or cannot be loaded",
+                                  "RuntimeError: Library cudnn is not initialized",
+                                  "nvrtc: error: failed to open libnvrtc-builtins.so.13.0."}) {
+        INFO(text);
+        CHECK(cause_class(text) == "missing_or_mismatched_shared_library");
+    }
+    CHECK(cause_class("failed to open config.json for reading") == "(none)");
+}
+
 TEST_CASE("every status code of the generated tables explains to its own class and layer") {
     REQUIRE(status_codes().size() > 400);
     int walked = 0;

@@ -18,6 +18,23 @@ const std::vector<Signal>& container_signals() {
         {"docker.unknown_runtime", "unknown or invalid runtime name: nvidia", "",
          "container_device_not_exposed", Layer::container, 95,
          "the nvidia runtime is not registered with the container engine", "Docker daemon"},
+        // NGC images' entrypoint (/opt/nvidia/entrypoint.d) prints these.
+        {"ngc.driver_not_detected", "the nvidia driver was not detected", "", "container_device_not_exposed",
+         Layer::container, 85,
+         "the container was started without the GPU (no --gpus / --runtime=nvidia / CDI device), or the host "
+         "has no driver",
+         "NGC container entrypoint"},
+        {"ngc.driver_too_old", "this container was built for nvidia driver release",
+         "built for nvidia driver release [\\d.]+ or later, but version [\\d.]+ was detected",
+         "driver_too_old_for_runtime", Layer::driver, 92,
+         "the host driver is older than the image's CUDA needs, and forward compatibility is unavailable on "
+         "this GPU or driver: update the host driver or use an older image",
+         "NGC container entrypoint"},
+        {"k8s.default_runtime", "did you set the docker default runtime to", "",
+         "container_device_not_exposed", Layer::container, 88,
+         "the device plugin found no NVML in its container: the node's default runtime is not nvidia (or the "
+         "node has no driver)",
+         "NVIDIA k8s-device-plugin"},
         {"cdi.unresolvable", "unresolvable cdi devices", "", "container_device_not_exposed", Layer::container,
          95, "no CDI specification describes the requested GPUs: generate one (nvidia-ctk cdi generate)",
          "container engine (CDI)"},

@@ -97,6 +97,11 @@ const std::vector<Signal>& driver_signals() {
          "the process may not open the GPU's device node: its permissions (the video/render group, "
          "NVreg_DeviceFileMode) or a device cgroup forbid it",
          "NVIDIA user-mode driver", "container_device_not_exposed"},
+        {"apptainer.no_nv_files", "could not find any nv files on this host", "", "driver_missing",
+         Layer::driver, 80,
+         "--nv found no NVIDIA driver libraries on this host (none installed, or not in the ldconfig cache): "
+         "run on a node with the driver",
+         "Apptainer / Singularity (--nv)"},
         {"numba.no_driver_library", "cuda driver library cannot be found", "", "driver_missing",
          Layer::driver, 88, "numba found no libcuda: no driver (or none given to this container)",
          "numba numba/cuda/cudadrv/driver.py", "container_device_not_exposed"},

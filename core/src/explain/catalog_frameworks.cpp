@@ -122,6 +122,14 @@ const std::vector<Signal>& framework_signals() {
          "bitsandbytes found no binary for this CUDA version or could not load libcudart: install a "
          "bitsandbytes build for this CUDA, or put the runtime on the loader's path",
          "bitsandbytes cuda_setup/main.py"},
+        // CTranslate2 (faster-whisper) loads cuBLAS and cuDNN itself.
+        {"ctranslate2.library_not_initialized", "is not initialized",
+         "library (cublas\\w*|cudnn\\w*|nccl) is not initialized", "missing_or_mismatched_shared_library",
+         Layer::library, 80,
+         "CTranslate2 could not load this CUDA library (not installed, or another major version): install "
+         "the "
+         "one its build expects",
+         "CTranslate2"},
         // Numba
         {"numba.nvvm_support", "nvvmsupporterror", "", "missing_or_mismatched_shared_library", Layer::library,
          85,

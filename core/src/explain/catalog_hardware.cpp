@@ -31,7 +31,9 @@ const std::vector<Signal>& hardware_signals() {
          "hardware_or_xid_fault", Layer::device, 90,
          "an uncorrectable memory error: drain the node and reset the GPU; replace it if it recurs",
          "CUDA runtime / NVRM"},
-        {"ecc.row_remap_failure", "remap", "row.?remap\\w*.{0,40}(fail|pending)|remapping failure",
+        {"ecc.row_remap_failure", "remap",
+         "row.?remap\\w*.{0,40}(fail|pending)|remapped rows.{0,20}pending\\s*:\\s*yes|remapping failure "
+         "occurred\\s*:\\s*yes",
          "hardware_or_xid_fault", Layer::device, 85,
          "the GPU's memory repair (row remapping) failed or is pending a reset",
          "nvidia-smi -q -d ROW_REMAPPER"},
@@ -48,6 +50,12 @@ const std::vector<Signal>& hardware_signals() {
         {"pcie.bus_error", "pcie bus error", "pcie bus error.{0,80}(uncorrected|fatal)",
          "hardware_or_xid_fault", Layer::device, 75, "the PCIe link reports uncorrected errors",
          "Linux drivers/pci/pcie/aer.c"},
+        // nvidia-smi prints ERR! in its table for a GPU it cannot read.
+        {"nvidia_smi.err_field", "err!", "\\|[^|]{0,60}err!|err![^|]{0,60}\\|", "hardware_or_xid_fault",
+         Layer::device, 70,
+         "nvidia-smi cannot read this GPU's fields (ERR!): it is failing or lost; check the NVRM Xid lines "
+         "and reset or drain it",
+         "nvidia-smi"},
         {"power.insufficient", "insufficient external power", "", "hardware_or_xid_fault", Layer::device, 85,
          "the GPU's auxiliary power is not connected", "NVML"},
     };

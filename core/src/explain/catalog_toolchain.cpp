@@ -83,6 +83,24 @@ const std::vector<Signal>& toolchain_signals() {
          "the linker cannot find a CUDA library: install its development files or add its directory "
          "(-L, CMAKE_PREFIX_PATH)",
          "GNU ld, LLVM lld"},
+        // Libraries that check the GPU's architecture themselves and refuse it:
+        // FlashAttention ("only supports Ampere GPUs or newer"), vLLM ("only
+        // supported on GPUs with compute capability of at least 8.0"), xformers
+        // ("requires device with capability > (8, 0) but your GPU has …").
+        {"library.arch_requirement", "newer",
+         "only supports? (volta|turing|ampere|ada|hopper|blackwell)\\b.{0,20}or newer",
+         "no_kernel_image_for_gpu_arch", Layer::kernel, 85,
+         "this library has no kernels for the GPU's architecture: use a GPU it supports, or a build or "
+         "backend without that requirement",
+         "FlashAttention and similar libraries"},
+        {"library.capability_requirement", "capability",
+         "(requires?|only supported on|supported only on|needs?)[^.]{0,60}capability\\s*(of\\s*)?(at "
+         "least|>=|>|≥)"
+         "\\s*\\(?\\d",
+         "no_kernel_image_for_gpu_arch", Layer::kernel, 82,
+         "the code needs a newer GPU architecture (compute capability) than this GPU's",
+         "vLLM, xformers and "
+         "similar libraries"},
         {"nvcc.gcc_version", "unsupported gnu version", "", "other", Layer::host, 80,
          "the host compiler is newer than this CUDA toolkit supports", "nvcc host_config.h"},
         {"ptx.toolchain_words", "ptx was compiled with an unsupported toolchain", "",

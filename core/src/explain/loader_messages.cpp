@@ -190,7 +190,8 @@ std::string_view soname_owner(std::string_view soname) {
 }
 
 void find_loader_messages(std::string_view line, std::string_view lower, std::vector<Finding>& out) {
-    for (std::string_view phrase : {"cannot open shared object file", ": not found", "=> not found"}) {
+    for (std::string_view phrase : {"cannot open shared object file", ": not found", "=> not found",
+                                    " is not found or cannot be loaded"}) {
         size_t at = lower.find(phrase);
         if (at == std::string_view::npos) continue;
         std::string_view soname = name_before(line, at);
@@ -211,7 +212,7 @@ void find_loader_messages(std::string_view line, std::string_view lower, std::ve
          {"can't open shared object file", "cannot open shared object file", "failed to dlopen",
           "unable to dlopen", "could not dlopen", "couldn't dlopen", "cannot dlopen",
           "could not load library", "unable to load library", "failed to load library", "cannot load library",
-          "unable to load any of", "error loading"}) {
+          "unable to load any of", "error loading", "failed to open"}) {
         size_t at = lower.find(phrase);
         if (at == std::string_view::npos) continue;
         // glibc's own order ("libX.so: cannot open shared object file") is read above.
