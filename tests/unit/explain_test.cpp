@@ -91,6 +91,18 @@ TEST_CASE("the third public set keeps its class and no report goes without an an
     CHECK(third.right >= 32);
 }
 
+// The fourth public set, gathered after the third set's rules and scored
+// once with the engine frozen: 22 of 35, one without an answer. Its misses
+// led to the general rules below; the eight it still misses are ones the
+// text cannot settle (tests/explain/README.md).
+TEST_CASE("the fourth public set keeps its class and no report goes without an answer") {
+    Score fourth = score_file(STRATA_TEST_PUBLIC_REPORTS_4);
+    INFO("fourth public set misses: " << nlohmann::json(fourth.misses).dump());
+    CHECK(fourth.total == 35);
+    CHECK(fourth.silent == 0);
+    CHECK(fourth.right >= 27);
+}
+
 TEST_CASE("a missing nvidia-smi is a missing driver on a host and an unexposed GPU in a container") {
     for (std::string_view text : {"bash: nvidia-smi: command not found", "sh: 1: nvidia-smi: not found",
                                   "which: no nvidia-smi in (/usr/local/sbin:/usr/bin)",
@@ -269,6 +281,14 @@ TEST_CASE("a CUDA_VISIBLE_DEVICES value that selects no GPU explains a no-device
         CHECK(found.cause->failure_class == "other");
         CHECK(found.cause->id == "context.visible_devices");
     }
+    // A value the shell computes (`…`) is read like a variable.
+    Explanation computed = explain_text(
+        "export CUDA_VISIBLE_DEVICES=`cat $PBS_GPUFILE | awk -F-gpu '{print $2}'`\nno CUDA-capable device is "
+        "detected",
+        false);
+    REQUIRE(computed.cause);
+    CHECK(computed.cause->id == "context.visible_devices");
+    CHECK(computed.cause->meaning.find("computed by the shell") != std::string::npos);
     // A GPU index, a use of the variable, or another error: the words cannot settle it.
     CHECK(cause_class("CUDA_VISIBLE_DEVICES=0,1 python train.py\nno CUDA-capable device is detected") ==
           "driver_missing");
@@ -388,6 +408,38 @@ TEST_CASE("libraries loaded by name, in CTranslate2's and NVRTC's words") {
         CHECK(cause_class(text) == "missing_or_mismatched_shared_library");
     }
     CHECK(cause_class("failed to open config.json for reading") == "(none)");
+}
+
+TEST_CASE("the stub libcuda, a host's broken driver files and sibling-library links are read as such") {
+    // The toolkit's link-only stub, wherever the log shows it loaded.
+    for (std::string_view text :
+         {"\tlibcuda.so.1 => /opt/cuda-12.4/lib64/stubs/libcuda.so.1 (0x00007f3a1c000000)",
+          "      calling init: /usr/local/cuda/targets/x86_64-linux/lib/stubs/libcuda.so",
+          "numba.cuda.cudadrv.driver.CudaAPIError: [34] Call to cuInit results in CUDA_ERROR_STUB_LIBRARY"}) {
+        INFO(text);
+        CHECK(cause_class(text) == "wrong_library_via_LD_LIBRARY_PATH");
+    }
+    // A numbered CUDA error in brackets is read as its code.
+    Explanation bracketed = explain_text("CudaAPIError: [100] Call to cuInit results in CUDA error", false);
+    REQUIRE(bracketed.cause);
+    CHECK(bracketed.cause->failure_class == "driver_missing");
+    // nvidia-container-cli failing on the host's own driver files is the host's driver.
+    CHECK(cause_class("nvidia-container-cli: detection error: open failed: "
+                      "/usr/lib64/libnvidia-fatbinaryloader.so.440.33.01: no such file or directory",
+                      true) == "driver_missing");
+    CHECK(cause_class(
+              "nvidia-container-cli: mount error: file creation failed: /merged/usr/bin/nvidia-smi: file "
+              "exists",
+              true) == "container_device_not_exposed");
+    // The static linker: a versioned reference to a CUDA sibling library.
+    CHECK(cause_class("/usr/bin/ld: /opt/cuda/lib64/libcusparse.so: undefined reference to "
+                      "`__nvJitLinkAddData_12_4@libnvJitLink.so.12'") ==
+          "missing_or_mismatched_shared_library");
+    CHECK(cause_class("main.o: undefined reference to `foo@GLIBC_2.34'") == "(none)");
+    // TensorFlow 1.x's loader words.
+    CHECK(cause_class(
+              "I tensorflow/stream_executor/dso_loader.cc:126] Couldn't open CUDA library libcufft.so.9.0. "
+              "LD_LIBRARY_PATH: /usr/local/cuda/lib64") == "missing_or_mismatched_shared_library");
 }
 
 TEST_CASE("every status code of the generated tables explains to its own class and layer") {

@@ -47,6 +47,15 @@ const std::vector<Signal>& container_signals() {
         {"nvidia_container_cli.driver_not_loaded", "nvml error: driver not loaded", "", "driver_missing",
          Layer::driver, 90, "the host has no loaded NVIDIA driver for the container runtime to hand over",
          "nvidia-container-cli"},
+        // The hook inspects the host's driver before it touches the container:
+        // a driver file it cannot open there is the host's install, not the
+        // container's ("detection error: open failed: …/libnvidia-tls.so.418.39").
+        {"nvidia_container_cli.host_driver_file", "detection error",
+         "detection error: open failed: \\S*(libnvidia|libcuda)\\S*: no such file", "driver_missing",
+         Layer::driver, 87,
+         "a driver file the host's loader cache lists is gone: a half-removed or mixed driver install on the "
+         "host; reinstall the driver (and run ldconfig)",
+         "nvidia-container-cli (driver detection)"},
         {"nvidia_container_cli.init", "nvidia-container-cli",
          "nvidia-container-cli:? (initialization|mount|detection|ldcache) error",
          "container_device_not_exposed", Layer::container, 85,

@@ -97,6 +97,13 @@ const std::vector<Signal>& driver_signals() {
          "the process may not open the GPU's device node: its permissions (the video/render group, "
          "NVreg_DeviceFileMode) or a device cgroup forbid it",
          "NVIDIA user-mode driver", "container_device_not_exposed"},
+        // The toolkit ships a libcuda.so in lib64/stubs for linking without a
+        // driver; a process that loads it has no driver at all.
+        {"driver.stub_libcuda_loaded", "stubs/libcuda.so", "stubs/libcuda\\.so",
+         "wrong_library_via_LD_LIBRARY_PATH", Layer::driver, 62,
+         "the toolkit's stub libcuda (lib64/stubs, for linking only) is what gets loaded: take the stubs "
+         "directory off LD_LIBRARY_PATH (or the loader cache) so the driver's libcuda.so.1 is found",
+         "CUDA toolkit stub libraries"},
         {"apptainer.no_nv_files", "could not find any nv files on this host", "", "driver_missing",
          Layer::driver, 80,
          "--nv found no NVIDIA driver libraries on this host (none installed, or not in the ldconfig cache): "

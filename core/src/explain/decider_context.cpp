@@ -55,7 +55,8 @@ std::optional<std::string_view> assigned_visible_devices(std::string_view line, 
         }
         // In a shell, "VAR= cmd" assigns the empty string.
         if (shell && space_after) return line.substr(pos, 0);
-        size_t end = pos;
+        // A command substitution (`…` or $(…)) is a value computed at run time.
+        size_t end = pos < line.size() && line[pos] == '`' ? pos + 1 : pos;
         while (end < line.size() && !std::isspace(static_cast<unsigned char>(line[end])) &&
                line[end] != ';' && line[end] != '`' && line[end] != ')' && line[end] != '"' &&
                line[end] != '\'')
@@ -77,7 +78,7 @@ bool selects_no_gpu(std::string_view value) {
         if (fallback != std::string_view::npos && close != std::string_view::npos && fallback < close)
             return selects_no_gpu(value.substr(fallback + 2, close - fallback - 2));
     }
-    if (value.empty() || value.front() == '-' || value.front() == '$') return true;
+    if (value.empty() || value.front() == '-' || value.front() == '$' || value.front() == '`') return true;
     std::string lower = lower_ascii(value);
     return lower == "none" || lower == "nodevfiles" || lower == "void";
 }
@@ -158,9 +159,9 @@ std::optional<Finding> DeciderContext::reread(const Finding& decider) const {
     if (hiding_visible_devices_ && is_no_device(decider)) {
         const std::string& value = hiding_visible_devices_->value;
         std::string why = value.empty() ? "is empty, which hides every GPU"
-                          : value.front() == '$'
-                              ? "comes from a shell variable (" + value +
-                                    "); where that is empty or not a GPU index, every "
+                          : value.front() == '$' || value.front() == '`'
+                              ? "is computed by the shell (" + value +
+                                    "); where that comes out empty or not a GPU index, every "
                                     "GPU is hidden"
                               : "is '" + value + "', which names no GPU and hides them all";
         return context_finding(decider, "context.visible_devices", "other", Layer::runtime,

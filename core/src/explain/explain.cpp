@@ -158,7 +158,7 @@ void find_code_numbers(std::string_view line, std::string_view lower, std::vecto
             size_t pos = at + keyword.size();
             size_t gap = 0;
             while (pos < lower.size() && gap < 3 &&
-                   std::string_view(" =:#(").find(lower[pos]) != std::string_view::npos)
+                   std::string_view(" =:#([").find(lower[pos]) != std::string_view::npos)
                 ++pos, ++gap;
             size_t digits = pos;
             while (digits < lower.size() && digits - pos < 4 &&

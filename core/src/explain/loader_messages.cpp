@@ -212,7 +212,8 @@ void find_loader_messages(std::string_view line, std::string_view lower, std::ve
          {"can't open shared object file", "cannot open shared object file", "failed to dlopen",
           "unable to dlopen", "could not dlopen", "couldn't dlopen", "cannot dlopen",
           "could not load library", "unable to load library", "failed to load library", "cannot load library",
-          "unable to load any of", "error loading", "failed to open"}) {
+          "unable to load any of", "error loading", "failed to open", "couldn't open cuda library",
+          "could not open cuda library", "couldn't open library", "could not open library"}) {
         size_t at = lower.find(phrase);
         if (at == std::string_view::npos) continue;
         // glibc's own order ("libX.so: cannot open shared object file") is read above.
@@ -255,6 +256,25 @@ void find_loader_messages(std::string_view line, std::string_view lower, std::ve
         if (symbol.empty()) continue;
         undefined_symbol(symbol, lower, out, std::string(line.substr(at, start - at)) + std::string(symbol));
         break;
+    }
+    // The static linker's "undefined reference to `cublasLtGetStatusString@libcublasLt.so.11'":
+    // a library was linked against a versioned symbol its sibling here lacks.
+    if (size_t at = lower.find("undefined reference to `"); at != std::string_view::npos) {
+        size_t start = at + 24;
+        size_t end = line.find_first_of("'`", start);
+        std::string_view reference = line.substr(start, end == std::string_view::npos ? 0 : end - start);
+        size_t version = reference.find('@');
+        if (version != std::string_view::npos) {
+            std::string_view library = reference.substr(version + 1);
+            while (!library.empty() && library.front() == '@') library.remove_prefix(1);
+            if (soname_owner(library) == "cuda_library")
+                out.push_back(loader_finding(
+                    "loader.versioned_reference", "missing_or_mismatched_shared_library", Layer::library, 76,
+                    "undefined reference to `" + std::string(reference) + "'",
+                    std::string(library) + " here is another build than the one " +
+                        std::string(reference.substr(0, version)) +
+                        "'s caller was linked against (two CUDA releases, or a stale link)"));
+        }
     }
     // "symbol X version Y not defined in file Z with link time reference" (dl-lookup.c)
     if (size_t at = lower.find("with link time reference"); at != std::string_view::npos) {
