@@ -442,6 +442,61 @@ TEST_CASE("the stub libcuda, a host's broken driver files and sibling-library li
               "LD_LIBRARY_PATH: /usr/local/cuda/lib64") == "missing_or_mismatched_shared_library");
 }
 
+TEST_CASE("extensions and engines built for another PyTorch, CUDA, TensorRT or GPU say so") {
+    for (std::string_view text :
+         {"ImportError: /site-packages/mmcv/_ext.cpython-38-x86_64-linux-gnu.so: undefined symbol: "
+          "_ZN3c105ErrorC2ENS_14SourceLocationESs",
+          "OSError: /site-packages/torchaudio/lib/libtorchaudio.so: undefined symbol: "
+          "_ZNK5torch8autograd4Node4nameEv",
+          "RuntimeError: The detected CUDA version (12.4) mismatches the version that was used to compile "
+          "PyTorch (12.1). Please make sure to use the same CUDA versions.",
+          "Installed CUDA version 12.6 does not match the version torch was compiled with 12.4, unable to "
+          "compile cuda/cpp extensions",
+          "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for: PyTorch "
+          "2.4.0+cu121",
+          "RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA major "
+          "versions.",
+          "RuntimeError: Couldn't load custom C++ ops. This can happen if your PyTorch and torchvision "
+          "versions "
+          "are incompatible",
+          "[TRT] [E] 6: The engine plan file is not compatible with this version of TensorRT, expecting "
+          "library "
+          "version 10.3.0.26 got 10.0.1.6, please rebuild.",
+          "Failed to create CUDAExecutionProvider. Require cuDNN 9.* and CUDA 12.*. Please install all "
+          "dependencies"}) {
+        INFO(text);
+        CHECK(cause_class(text) == "missing_or_mismatched_shared_library");
+    }
+    for (std::string_view text :
+         {"[TRT] [E] 1: [stdArchiveReader.cpp] The engine plan file is generated on an incompatible device, "
+          "expecting compute 8.9 got compute 8.6, please rebuild.",
+          "RuntimeError: Found Tesla P100-PCIE-16GB which is too old to be supported by the triton GPU "
+          "compiler",
+          "Triton only supports devices of CUDA Capability >= 7.0, but your device is of CUDA capability 6.0",
+          "CUDA device supported only with compute capability 3.0 or up, found 2.1.",
+          "CUDA binary kernel for this graphics card compute capability (12.0) not found."}) {
+        INFO(text);
+        CHECK(cause_class(text) == "no_kernel_image_for_gpu_arch");
+    }
+    // An unmangled C function of the same shape is not PyTorch's C++ API.
+    CHECK(explain_text("undefined symbol: c10_helper", false).cause->id != "loader.torch_abi_symbol");
+}
+
+TEST_CASE("CPU-only builds, absent toolkits and a kubelet that lost its GPUs are named") {
+    CHECK(cause_class(
+              "An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed.") ==
+          "other");
+    CHECK(cause_class("The installed version of bitsandbytes was compiled without GPU support.") == "other");
+    CHECK(cause_class(
+              "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: no supported devices found for platform CUDA",
+              true) == "container_device_not_exposed");
+    CHECK(cause_class(
+              "UserWarning: CUDA path could not be detected. Set CUDA_PATH environment variable if CuPy "
+              "fails to load.") == "missing_or_mismatched_shared_library");
+    CHECK(cause_class("Allocate failed due to requested number of devices unavailable for nvidia.com/gpu. "
+                      "Requested: 1, Available: 0, which is unexpected") == "container_device_not_exposed");
+}
+
 TEST_CASE("every status code of the generated tables explains to its own class and layer") {
     REQUIRE(status_codes().size() > 400);
     int walked = 0;

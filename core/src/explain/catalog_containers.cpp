@@ -80,6 +80,11 @@ const std::vector<Signal>& container_signals() {
          "NVIDIA k8s-device-plugin"},
         {"k8s.no_devices", "no devices found. waiting indefinitely", "", "container_device_not_exposed",
          Layer::container, 85, "the device plugin sees no GPU on the node", "NVIDIA k8s-device-plugin"},
+        {"k8s.admission_unavailable", "requested number of devices unavailable for nvidia.com/gpu", "",
+         "container_device_not_exposed", Layer::container, 85,
+         "the kubelet admitted a pod the device plugin can no longer serve: the plugin lost its GPUs (driver "
+         "reload, unhealthy GPU) or restarted; check the device plugin pod and nvidia-smi on the node",
+         "kubelet device manager (UnexpectedAdmissionError)"},
         {"k8s.insufficient_gpu", "insufficient nvidia.com/gpu", "", "container_device_not_exposed",
          Layer::container, 80,
          "no node advertises a free nvidia.com/gpu: the device plugin is not running or every GPU is taken",

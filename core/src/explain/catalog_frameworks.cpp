@@ -42,6 +42,43 @@ const std::vector<Signal>& framework_signals() {
          "this "
          "torch build",
          "PyTorch torch/__init__.py (_preload_cuda_deps)"},
+        // Extensions built with a CUDA toolkit other than the one PyTorch was
+        // built with: torch.utils.cpp_extension, DeepSpeed's op builder, Apex.
+        {"extension.toolkit_mismatch", "compile",
+         "mismatches the version that was used to compile pytorch|does not match the version torch was "
+         "compiled "
+         "with|compiled with a version of cuda that does not match",
+         "missing_or_mismatched_shared_library", Layer::library, 85,
+         "the CUDA toolkit (nvcc) building the extension is another release than the one PyTorch was built "
+         "with: use a toolkit of PyTorch's CUDA version (or a PyTorch built for yours)",
+         "PyTorch torch/utils/cpp_extension.py, DeepSpeed op_builder, NVIDIA Apex setup.py"},
+        // Libraries whose compiled parts are built against one PyTorch release.
+        {"extension.built_for_other_torch", "built for",
+         "can't load c\\+\\+/cuda extensions.{0,40}built for|xformers was built for",
+         "missing_or_mismatched_shared_library", Layer::library, 85,
+         "the extension's compiled parts were built for another PyTorch (or CUDA) release: install the build "
+         "that matches this PyTorch",
+         "xFormers"},
+        {"torchvision.custom_ops", "couldn't load custom c++ ops", "", "missing_or_mismatched_shared_library",
+         Layer::library, 80,
+         "torchvision's compiled operators do not fit this PyTorch: install matching versions",
+         "torchvision extension.py"},
+        {"framework.cuda_major_differs", "compiled with different cuda",
+         "compiled with different cuda (major )?versions", "missing_or_mismatched_shared_library",
+         Layer::library, 88,
+         "two packages that must share a CUDA major were built for different ones: reinstall the one that "
+         "does not match PyTorch's",
+         "torchvision extension.py"},
+        {"jax.no_cuda_devices", "no supported devices found for platform cuda", "", "driver_missing",
+         Layer::driver, 80,
+         "XLA's CUDA client found no usable GPU: no driver, no device nodes, or CUDA_VISIBLE_DEVICES hides "
+         "them",
+         "XLA PJRT (se_gpu_pjrt_client)", "container_device_not_exposed"},
+        {"jax.cpu_only_jaxlib", "a cuda-enabled jaxlib is not installed", "", "other", Layer::framework, 80,
+         "a CPU-only JAX is installed: install jax[cuda12] or jax[cuda13]", "JAX jax/_src/xla_bridge.py"},
+        {"bitsandbytes.no_gpu_build", "compiled without gpu support", "", "other", Layer::framework, 75,
+         "a CPU-only build of the library is installed: install its CUDA build",
+         "bitsandbytes cextension.py"},
         {"pytorch.not_compiled_with_cuda", "torch not compiled with cuda enabled", "", "other",
          Layer::framework, 80, "a CPU-only build of PyTorch is installed", "PyTorch torch/cuda/__init__.py"},
         // Older frameworks compare the cuDNN they were built with to the one
@@ -111,6 +148,21 @@ const std::vector<Signal>& framework_signals() {
          "JAX fell back to the CPU because the CUDA backend could not start (the reason follows on the same "
          "line)",
          "JAX jax/_src/xla_bridge.py"},
+        // ONNX Runtime's provider could not load its CUDA and cuDNN.
+        {"onnxruntime.provider_requirements", "failed to create cudaexecutionprovider", "",
+         "missing_or_mismatched_shared_library", Layer::library, 80,
+         "ONNX Runtime could not load its CUDA provider's libraries (the CUDA and cuDNN majors it names): "
+         "install them, or preload them with onnxruntime.preload_dlls()",
+         "ONNX Runtime onnxruntime_pybind_state.cc"},
+        // A toolkit the framework looks for by path (CuPy's CUDA_PATH).
+        {"cuda_path.not_found", "could not find", "could not find (a )?cuda (installation|toolkit)",
+         "missing_or_mismatched_shared_library", Layer::library, 70,
+         "no CUDA toolkit where the program looks: install one or set CUDA_PATH to it",
+         "CuPy _environment.py and others"},
+        {"cuda_path.not_detected", "cuda path could not be detected", "",
+         "missing_or_mismatched_shared_library", Layer::library, 70,
+         "no CUDA toolkit where the program looks: install one or set CUDA_PATH to it",
+         "CuPy _environment.py"},
         // cuDNN 8 on Windows loads zlib by this name and stops without it.
         {"cudnn8.zlibwapi", "zlibwapi.dll", "could not locate zlibwapi\\.dll|zlibwapi\\.dll.{0,80}not found",
          "missing_or_mismatched_shared_library", Layer::library, 85,

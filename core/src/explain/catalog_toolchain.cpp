@@ -94,13 +94,32 @@ const std::vector<Signal>& toolchain_signals() {
          "backend without that requirement",
          "FlashAttention and similar libraries"},
         {"library.capability_requirement", "capability",
-         "(requires?|only supported on|supported only on|needs?)[^.]{0,60}capability\\s*(of\\s*)?(at "
-         "least|>=|>|≥)"
-         "\\s*\\(?\\d",
+         "(requires?|only supported on|supported only (on|with)|only "
+         "supports?|needs?)[^.]{0,60}capabilit(y|ies)"
+         "\\s*(of\\s*)?(at least|>=|>|≥)\\s*\\(?\\d|capability \\d+\\.\\d+ or (up|higher|newer|above|later)",
          "no_kernel_image_for_gpu_arch", Layer::kernel, 82,
          "the code needs a newer GPU architecture (compute capability) than this GPU's",
          "vLLM, xformers and "
          "similar libraries"},
+        {"triton.gpu_too_old", "too old to be supported by the triton", "", "no_kernel_image_for_gpu_arch",
+         Layer::kernel, 90, "Triton's compiler does not support this GPU's architecture (CC below 7.0)",
+         "Triton (torch._inductor / triton backends)"},
+        // TensorRT engines are compiled for one GPU architecture and one
+        // TensorRT release.
+        {"tensorrt.engine_other_device", "engine plan file is generated on an incompatible device", "",
+         "no_kernel_image_for_gpu_arch", Layer::kernel, 90,
+         "the TensorRT engine was built for another GPU architecture: rebuild it on (or for) this GPU",
+         "TensorRT runtime"},
+        {"tensorrt.engine_other_version", "engine plan file is not compatible with this version of tensorrt",
+         "", "missing_or_mismatched_shared_library", Layer::library, 88,
+         "the TensorRT engine was built by another TensorRT release than the one loaded: rebuild it, or load "
+         "the TensorRT it was built with",
+         "TensorRT runtime"},
+        // Renderers that ship per-architecture kernel binaries (Blender Cycles).
+        {"renderer.kernel_for_cc_missing", "compute capability",
+         "kernel for this graphics card compute capability.{0,20}not found", "no_kernel_image_for_gpu_arch",
+         Layer::kernel, 90, "the application ships no kernel binary for this GPU's compute capability",
+         "Blender Cycles"},
         {"nvcc.gcc_version", "unsupported gnu version", "", "other", Layer::host, 80,
          "the host compiler is newer than this CUDA toolkit supports", "nvcc host_config.h"},
         {"ptx.toolchain_words", "ptx was compiled with an unsupported toolchain", "",
