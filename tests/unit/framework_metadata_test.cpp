@@ -49,6 +49,8 @@ TEST_CASE("requested extras: normalised, blanks and an unclosed list ignored") {
           std::vector<std::string>{"cublas", "cuda-rt"});
     CHECK(parse_requirement("cuda-toolkit[cublas").extras.empty());
     CHECK(parse_requirement("cuda-toolkit[]==13").extras.empty());
+    // Separators alone normalise to nothing and are dropped too (found by fuzz_python_metadata).
+    CHECK(parse_requirement("cuda-toolkit[_, -., cufft]").extras == std::vector<std::string>{"cufft"});
 }
 
 TEST_CASE("exact pins: numeric equality, PEP 440 prefix matching, no pin") {

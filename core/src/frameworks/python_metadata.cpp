@@ -67,8 +67,9 @@ Requirement parse_requirement(std::string_view line) {
             close == std::string_view::npos ? std::string_view{} : rest.substr(1, close - 1);
         while (!list.empty()) {
             size_t comma = list.find(',');
-            std::string_view extra = trim(list.substr(0, comma));
-            if (!extra.empty()) out.extras.push_back(normalize_package_name(extra));
+            // An extra of separators alone ("_", "-.") normalizes to nothing: dropped like a blank.
+            std::string extra = normalize_package_name(trim(list.substr(0, comma)));
+            if (!extra.empty()) out.extras.push_back(std::move(extra));
             list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
         }
         rest = close == std::string_view::npos ? std::string_view{} : trim(rest.substr(close + 1));
