@@ -95,6 +95,17 @@ TEST_CASE("the third public set keeps its class and no report goes without an an
 // once with the engine frozen: 22 of 35, one without an answer. Its misses
 // led to the general rules below; the eight it still misses are ones the
 // text cannot settle (tests/explain/README.md).
+// The fifth public set, gathered after the probes and scored once with the
+// engine frozen: 14 of 21, one without an answer; six of its seven misses
+// read as another class than the thread's cause (tests/explain/README.md).
+TEST_CASE("the fifth public set keeps its class and no report goes without an answer") {
+    Score fifth = score_file(STRATA_TEST_PUBLIC_REPORTS_5);
+    INFO("fifth public set misses: " << nlohmann::json(fifth.misses).dump());
+    CHECK(fifth.total == 21);
+    CHECK(fifth.silent == 0);
+    CHECK(fifth.right >= 15);
+}
+
 TEST_CASE("the fourth public set keeps its class and no report goes without an answer") {
     Score fourth = score_file(STRATA_TEST_PUBLIC_REPORTS_4);
     INFO("fourth public set misses: " << nlohmann::json(fourth.misses).dump());
@@ -474,7 +485,8 @@ TEST_CASE("extensions and engines built for another PyTorch, CUDA, TensorRT or G
           "compiler",
           "Triton only supports devices of CUDA Capability >= 7.0, but your device is of CUDA capability 6.0",
           "CUDA device supported only with compute capability 3.0 or up, found 2.1.",
-          "CUDA binary kernel for this graphics card compute capability (12.0) not found."}) {
+          "CUDA binary kernel for this graphics card compute capability (12.0) not found.",
+          "'sm_100a' is not a recognized processor for this target (ignoring processor)"}) {
         INFO(text);
         CHECK(cause_class(text) == "no_kernel_image_for_gpu_arch");
     }

@@ -101,6 +101,14 @@ const std::vector<Signal>& toolchain_signals() {
          "the code needs a newer GPU architecture (compute capability) than this GPU's",
          "vLLM, xformers and "
          "similar libraries"},
+        // LLVM's NVPTX back end (Triton, XLA, Numba's NVVM) warning that it
+        // does not know the GPU's architecture.
+        {"llvm.unknown_processor", "is not a recognized processor for this target",
+         "'sm_\\w+' is not a recognized processor for this target", "no_kernel_image_for_gpu_arch",
+         Layer::kernel, 88,
+         "the LLVM inside the compiler (Triton, XLA) predates this GPU's architecture: use a release that "
+         "knows it",
+         "LLVM NVPTX back end"},
         {"triton.gpu_too_old", "too old to be supported by the triton", "", "no_kernel_image_for_gpu_arch",
          Layer::kernel, 90, "Triton's compiler does not support this GPU's architecture (CC below 7.0)",
          "Triton (torch._inductor / triton backends)"},
