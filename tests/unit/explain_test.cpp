@@ -509,6 +509,32 @@ TEST_CASE("CPU-only builds, absent toolkits and a kubelet that lost its GPUs are
                       "Requested: 1, Available: 0, which is unexpected") == "container_device_not_exposed");
 }
 
+TEST_CASE("the loader's and the shell's words are read in the locales users paste them in") {
+    for (std::string_view text :
+         {"ImportError: libcudart.so.11.0: 无法打开共享对象文件: 没有那个文件或目录",
+          "libcublas.so.12: Kann die Shared-Object-Datei nicht öffnen: Datei oder Verzeichnis nicht gefunden",
+          "libcudnn.so.9: Ne peut ouvrir le fichier d'objet partagé: Aucun fichier ou dossier de ce type",
+          "libnccl.so.2: no se puede abrir el archivo del objeto compartido: No existe el archivo o el "
+          "directorio",
+          "OSError: libcufft.so.11: 공유 객체 파일을 열 수 없습니다: 파일 또는 디렉터리가 없습니다"}) {
+        INFO(text);
+        CHECK(cause_class(text) == "missing_or_mismatched_shared_library");
+    }
+    // Full-width colons around the name, as CJK pastes often have them.
+    CHECK(cause_class("ImportError: libcuda.so.1：无法打开共享对象文件：没有那个文件或目录") ==
+          "driver_missing");
+    CHECK(cause_class("libcuda.so.1: 共有オブジェクトファイルを開けません: "
+                      "そのようなファイルやディレクトリはありません") == "driver_missing");
+    for (std::string_view text :
+         {"bash: nvidia-smi: Befehl nicht gefunden", "bash: nvidia-smi : commande introuvable",
+          "bash: nvidia-smi: no se encontró la orden", "bash: nvidia-smi: 未找到命令",
+          "bash: nvidia-smi: コマンドが見つかりません"}) {
+        INFO(text);
+        CHECK(cause_class(text, false) == "driver_missing");
+        CHECK(cause_class(text, true) == "container_device_not_exposed");
+    }
+}
+
 TEST_CASE("every status code of the generated tables explains to its own class and layer") {
     REQUIRE(status_codes().size() > 400);
     int walked = 0;

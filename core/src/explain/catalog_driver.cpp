@@ -33,7 +33,11 @@ const std::vector<Signal>& driver_signals() {
         // host, so its absence there means the GPU was not handed over.
         {"nvidia_smi.absent", "nvidia-smi",
          "nvidia-smi['\"`]?:?\\s+(command\\s+)?not found|nvidia-smi['\"`]?:?\\s+no such file|no nvidia-smi "
-         "in",
+         "in|"
+         // The shell's own words in de, fr, es, zh_CN and ja locales.
+         "nvidia-smi\\s*:\\s*(befehl nicht gefunden|commande introuvable|no se encontr(o|\u00f3) la orden|"
+         "\u672a\u627e\u5230\u547d\u4ee4|"
+         "\u30b3\u30de\u30f3\u30c9\u304c\u898b\u3064\u304b\u308a\u307e\u305b\u3093)",
          "driver_missing", Layer::driver, 72,
          "nvidia-smi is not installed: the NVIDIA driver (with its utilities) is not installed on this "
          "system",

@@ -16,11 +16,20 @@ bool soname_char(char c) {
            c == '/';
 }
 
-// The file name that ends just before `end` ("…/libcudnn_ops_infer.so.8: cannot open").
+// The file name that ends just before `end` ("…/libcudnn_ops_infer.so.8: cannot open"),
+// past spaces, quotes and colons, the full-width one of CJK locales ("：") included.
 std::string_view name_before(std::string_view line, size_t end) {
-    while (end > 0 &&
-           (line[end - 1] == ' ' || line[end - 1] == ':' || line[end - 1] == '\'' || line[end - 1] == '"'))
-        --end;
+    constexpr std::string_view kFullWidthColon = "\xEF\xBC\x9A";
+    while (end > 0) {
+        char c = line[end - 1];
+        if (c == ' ' || c == ':' || c == '\'' || c == '"')
+            --end;
+        else if (end >= kFullWidthColon.size() &&
+                 line.substr(end - kFullWidthColon.size(), kFullWidthColon.size()) == kFullWidthColon)
+            end -= kFullWidthColon.size();
+        else
+            break;
+    }
     size_t start = end;
     while (start > 0 && soname_char(line[start - 1])) --start;
     std::string_view path = line.substr(start, end - start);
@@ -198,8 +207,22 @@ std::string_view soname_owner(std::string_view soname) {
 }
 
 void find_loader_messages(std::string_view line, std::string_view lower, std::vector<Finding>& out) {
-    for (std::string_view phrase : {"cannot open shared object file", ": not found", "=> not found",
-                                    " is not found or cannot be loaded"}) {
+    // glibc's words, also as its translations print them: zh_CN "无法打开共享对象文件",
+    // de "Kann die Shared-Object-Datei nicht öffnen", fr "Ne peut ouvrir le fichier d'objet
+    // partagé", es, ja "共有オブジェクトファイルを開けません", ko "공유 객체 파일을 열 수 없습니다".
+    static constexpr std::array<std::string_view, 10> kPhrases = {
+        "cannot open shared object file",
+        ": not found",
+        "=> not found",
+        " is not found or cannot be loaded",
+        "\u65e0\u6cd5\u6253\u5f00\u5171\u4eab\u5bf9\u8c61\u6587\u4ef6",
+        "kann die shared-object-datei nicht",
+        "ne peut ouvrir le fichier d'objet partag",
+        "no se puede abrir el archivo del objeto compartido",
+        "\u5171\u6709\u30aa\u30d6\u30b8\u30a7\u30af\u30c8\u30d5\u30a1\u30a4\u30eb\u3092\u958b\u3051\u307e"
+        "\u305b\u3093",
+        "\uacf5\uc720 \uac1d\uccb4 \ud30c\uc77c\uc744 \uc5f4 \uc218 \uc5c6\uc2b5\ub2c8\ub2e4"};
+    for (std::string_view phrase : kPhrases) {
         size_t at = lower.find(phrase);
         if (at == std::string_view::npos) continue;
         std::string_view soname = name_before(line, at);
