@@ -322,6 +322,14 @@ TEST_CASE("a library named after a loader's words is judged by its owner, on Lin
         CHECK(cause_class(text) == "missing_or_mismatched_shared_library");
     }
     CHECK(cause_class("failed to load library nvcuda.dll") == "driver_missing");
+    // Python's ctypes on Windows, whatever language the rest of the line is in.
+    CHECK(cause_class("FileNotFoundError: Could not find module 'C:\\Program Files\\NVIDIA GPU Computing "
+                      "Toolkit\\CUDA\\v12.4\\bin\\cudart64_12.dll' (or one of its dependencies).") ==
+          "missing_or_mismatched_shared_library");
+    CHECK(cause_class("OSError: [WinError 126] 找不到指定的模块。 Error loading "
+                      "\"C:\\venv\\Lib\\site-packages\\torch\\lib\\"
+                      "cudnn_cnn_infer64_8.dll\" or one of its dependencies.") ==
+          "missing_or_mismatched_shared_library");
     CHECK(cause_class("Error loading config.yaml: no such key") == "(none)");
 }
 

@@ -243,8 +243,9 @@ void find_loader_messages(std::string_view line, std::string_view lower, std::ve
          {"can't open shared object file", "cannot open shared object file", "failed to dlopen",
           "unable to dlopen", "could not dlopen", "couldn't dlopen", "cannot dlopen",
           "could not load library", "unable to load library", "failed to load library", "cannot load library",
-          "unable to load any of", "error loading", "failed to open", "couldn't open cuda library",
-          "could not open cuda library", "couldn't open library", "could not open library"}) {
+          "unable to load any of", "error loading", "could not find module", "failed to open",
+          "couldn't open cuda library", "could not open cuda library", "couldn't open library",
+          "could not open library"}) {
         size_t at = lower.find(phrase);
         if (at == std::string_view::npos) continue;
         // glibc's own order ("libX.so: cannot open shared object file") is read above.
