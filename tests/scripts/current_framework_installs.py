@@ -46,7 +46,7 @@ import subprocess
 import sys
 import tempfile
 
-from framework_checks import Expectations, check, fact, judge, statuses
+from framework_checks import Expectations, check, fact, installed, judge, statuses
 
 strata, cache = os.path.realpath(sys.argv[1]), os.path.realpath(sys.argv[2])
 cuobjdump = sys.argv[3] if len(sys.argv) > 3 and os.access(sys.argv[3], os.X_OK) else None
@@ -272,20 +272,11 @@ def onnxruntime_1_31(site):
                "ONNX Runtime 1.20.2 has no preload_dlls, and its fix does not name it")
 
 
-def installed(name):
-    """The site of one install, or None where scripts/setup left it out (it says why: too little disk)."""
-    site = os.path.join(cache, name, "site")
-    if os.path.isfile(os.path.join(site, ".strata-ready")):
-        return os.path.realpath(site)
-    print(f"left out {name}: not installed in {cache} (scripts/setup printed why)")
-    return None
-
-
 cases = (("torch210", torch_2_10), ("torch213", torch_2_13), ("jaxtf", jax_and_tensorflow), ("cupy14", cupy_14),
          ("ort131", onnxruntime_1_31))
 ran = 0
 for name, case in cases:
-    site = installed(name)
+    site = installed(cache, name)
     if site:
         case(site)
         ran += 1

@@ -1,6 +1,7 @@
 """What the tests that run `strata frameworks` on real installs share: ok/FAIL lines with a
 count, one `strata frameworks --json` run, and lookups in the report it prints."""
 import json
+import os
 import subprocess
 
 
@@ -47,3 +48,13 @@ def statuses(report, suffix=""):
 def fact(report, key):
     """A fact's value from the report's environment; None when it is not there."""
     return report["environment"].get(key, {}).get("value")
+
+
+def installed(cache, name):
+    """CACHE/NAME/site where scripts/setup installed it, else None, and a line saying it is left
+    out (setup leaves an install out where the disk is too small, and says so)."""
+    site = os.path.join(cache, name, "site")
+    if os.path.isfile(os.path.join(site, ".strata-ready")):
+        return os.path.realpath(site)
+    print(f"left out {name}: not installed in {cache} (scripts/setup printed why)")
+    return None
