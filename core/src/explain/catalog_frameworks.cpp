@@ -4,7 +4,8 @@
 // stream_executor/cuda/cuda_dnn.cc, gpu_device.cc), JAX (jax/_src/xla_bridge.py
 // _check_cuda_versions, jaxlib plugin_support.py), CuPy (cupy/_environment.py),
 // ONNX Runtime (onnxruntime/python/onnxruntime_pybind_state, provider bridge),
-// NCCL's WARN lines (src/include/debug.h) and CTranslate2/cuDNN 8's loader.
+// NCCL's WARN lines (src/include/debug.h), CTranslate2/cuDNN 8's loader, and
+// gdb's backtrace of a crash.
 #include "explain/signal.h"
 
 namespace strata {
@@ -221,10 +222,32 @@ const std::vector<Signal>& framework_signals() {
          "missing_or_mismatched_shared_library", Layer::library, 85,
          "two CUDA runtime majors are visible; the loader refuses to guess",
          "cuDNN frontend dynamic loading"},
+        // The bootstrap read a peer address it cannot parse (family 0 or a
+        // garbage number; 1 is AF_UNIX, a configuration of its own): the
+        // ranks disagree on what they exchange, most often because the nodes
+        // load different NCCL releases.
+        {"nccl.bootstrap_address", "is neither af_inet", "family (0|[3-9]|\\d{2,}) is neither af_inet",
+         "nccl_or_cudnn_version_mismatch", Layer::library, 55,
+         "NCCL received a peer address it cannot read: the ranks do not run the same NCCL (compare each "
+         "rank's \"NCCL version\" line) or the same NCCL settings",
+         "NCCL src/misc/socket.cc (ncclSocketInit)"},
         {"nccl.net_warn", "nccl warn net/", "", "other", Layer::host, 45,
          "NCCL's network transport failed (InfiniBand, RoCE or sockets): check the fabric and "
          "NCCL_SOCKET_IFNAME",
          "NCCL src/transport/net_*.cc"},
+        // A debugger's backtrace with a frame inside an NVIDIA math library
+        // (gdb puts "from <library>" on a line of its own after a long name):
+        // those libraries rarely crash on their own; two builds of them mixed
+        // in one process (another copy taken from LD_LIBRARY_PATH or the
+        // system before the one the program ships) do. NCCL and the driver
+        // are left out: their frames are also what a hung process shows.
+        {"gdb.frame_in_cuda_library", " from /",
+         "^\\s*(#\\d+\\s+0x[0-9a-f]+ in .* )?from \\S*/lib(cudnn|cublas|cufft|cusparse|cusolver|curand|nvrtc|"
+         "nvjitlink)\\w*\\.so",
+         "wrong_library_via_LD_LIBRARY_PATH", Layer::library, 30,
+         "the process crashed inside a CUDA library: most often two builds of the CUDA libraries are mixed "
+         "in one process (see which copies load: strata frameworks, or LD_DEBUG=libs)",
+         "gdb backtrace (bt)"},
         // LD_DEBUG output
         {"ld_debug.trying_file", "trying file=", "trying file=.*(LD_LIBRARY_PATH|conda|/usr/local/cuda)",
          "wrong_library_via_LD_LIBRARY_PATH", Layer::library, 65,
