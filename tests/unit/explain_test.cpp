@@ -47,6 +47,16 @@ std::string cause_class(std::string_view text, bool in_container = false) {
     return found.cause ? found.cause->failure_class : "(none)";
 }
 
+// A public set keeps `total` reports, answers every one, and reaches the
+// class of at least `right` of them.
+void check_public_set(const char* path, int total, int right) {
+    Score score = score_file(path);
+    INFO(path << " misses: " << nlohmann::json(score.misses).dump());
+    CHECK(score.total == total);
+    CHECK(score.silent == 0);
+    CHECK(score.right >= right);
+}
+
 }  // namespace
 
 // The figures are floors: a change that loses a report fails here and must
@@ -72,11 +82,7 @@ TEST_CASE("real failure reports reach their class, and none goes without an answ
 // reach the five it then missed are general ones (tests below), so this floor
 // is a regression guard, not a measure of unseen accuracy.
 TEST_CASE("the second public set keeps its class and no report goes without an answer") {
-    Score second = score_file(STRATA_TEST_PUBLIC_REPORTS_2);
-    INFO("second public set misses: " << nlohmann::json(second.misses).dump());
-    CHECK(second.total == 32);
-    CHECK(second.silent == 0);
-    CHECK(second.right >= 31);
+    check_public_set(STRATA_TEST_PUBLIC_REPORTS_2, 32, 31);
 }
 
 // The third public set, scored once with the engine frozen: 22 of 35, two
@@ -84,11 +90,7 @@ TEST_CASE("the second public set keeps its class and no report goes without an a
 // below); the three it still misses are ones the text cannot settle
 // (tests/explain/README.md).
 TEST_CASE("the third public set keeps its class and no report goes without an answer") {
-    Score third = score_file(STRATA_TEST_PUBLIC_REPORTS_3);
-    INFO("third public set misses: " << nlohmann::json(third.misses).dump());
-    CHECK(third.total == 35);
-    CHECK(third.silent == 0);
-    CHECK(third.right >= 32);
+    check_public_set(STRATA_TEST_PUBLIC_REPORTS_3, 35, 32);
 }
 
 // The fourth public set, gathered after the third set's rules and scored
@@ -96,22 +98,14 @@ TEST_CASE("the third public set keeps its class and no report goes without an an
 // led to the general rules below; the eight it still misses are ones the
 // text cannot settle (tests/explain/README.md).
 TEST_CASE("the fourth public set keeps its class and no report goes without an answer") {
-    Score fourth = score_file(STRATA_TEST_PUBLIC_REPORTS_4);
-    INFO("fourth public set misses: " << nlohmann::json(fourth.misses).dump());
-    CHECK(fourth.total == 35);
-    CHECK(fourth.silent == 0);
-    CHECK(fourth.right >= 27);
+    check_public_set(STRATA_TEST_PUBLIC_REPORTS_4, 35, 27);
 }
 
 // The fifth public set, gathered after the probes and scored once with the
 // engine frozen: 14 of 21, one without an answer; six of its seven misses
 // read as another class than the thread's cause (tests/explain/README.md).
 TEST_CASE("the fifth public set keeps its class and no report goes without an answer") {
-    Score fifth = score_file(STRATA_TEST_PUBLIC_REPORTS_5);
-    INFO("fifth public set misses: " << nlohmann::json(fifth.misses).dump());
-    CHECK(fifth.total == 21);
-    CHECK(fifth.silent == 0);
-    CHECK(fifth.right >= 15);
+    check_public_set(STRATA_TEST_PUBLIC_REPORTS_5, 21, 15);
 }
 
 // The sixth public set, gathered after all of the above and scored once with
@@ -119,11 +113,7 @@ TEST_CASE("the fifth public set keeps its class and no report goes without an an
 // misses are hardware faults whose text reads as a program's
 // (tests/explain/README.md).
 TEST_CASE("the sixth public set keeps its class and no report goes without an answer") {
-    Score sixth = score_file(STRATA_TEST_PUBLIC_REPORTS_6);
-    INFO("sixth public set misses: " << nlohmann::json(sixth.misses).dump());
-    CHECK(sixth.total == 23);
-    CHECK(sixth.silent == 0);
-    CHECK(sixth.right >= 21);
+    check_public_set(STRATA_TEST_PUBLIC_REPORTS_6, 23, 21);
 }
 
 TEST_CASE("NCCL's bootstrap reading an address it cannot parse is ranks on different NCCLs") {
