@@ -43,7 +43,13 @@ if [ "$lines" != 9 ] || grep -q stale "$scratch/.cache/frameworks/left-out"; the
   cat "$scratch/.cache/frameworks/left-out"; failures=$((failures + 1))
 fi
 
+# A reserve that is not a number of MiB is refused in one line, exit 2.
+refused=$(STRATA_DISK_RESERVE_MIB=12GB "$scratch/scripts/setup" --test 2>&1) && status=0 || status=$?
+if [ "$status" != 2 ] || [ "$refused" != "setup: STRATA_DISK_RESERVE_MIB must be a whole number of MiB, not '12GB'" ]; then
+  echo "FAIL: STRATA_DISK_RESERVE_MIB=12GB gives exit $status and: $refused"; failures=$((failures + 1))
+fi
+
 if [ "$failures" = 0 ]; then
-  echo "PASS: all 9 framework installs left out by name; setup succeeded"
+  echo "PASS: all 9 framework installs left out by name; setup succeeded; a malformed reserve is refused"
 fi
 exit $((failures > 0))
