@@ -32,11 +32,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     (void)decide_file(listing->scan.images, {121, {}});
     // Registered fat binaries, each judged on its own: counts always add up.
-    for (uint32_t sm : {75u, 90u, 121u}) {
-        BinaryDecision decision = decide_binary(*listing, {sm, {}});
-        if (decision.native + decision.jit + decision.none != decision.registered) __builtin_trap();
-        if (decision.for_other_gpus > decision.none) __builtin_trap();
-    }
+    for (uint32_t sm : {75u, 90u, 121u})
+        for (const char* driver : {"", "535.104.05"}) {
+            BinaryDecision decision = decide_binary(*listing, {sm, parse_driver_version(driver)});
+            if (decision.native + decision.jit + decision.none != decision.registered) __builtin_trap();
+            if (decision.for_other_gpus + decision.driver_refused > decision.none) __builtin_trap();
+            // Refusals are excused only where they do not decide, and only when outnumbered.
+            if (decision.driver_refused &&
+                (decision.verdict == Verdict::none || decision.native <= decision.driver_refused))
+                __builtin_trap();
+        }
     for (uint64_t offset : listing->registration.offsets)
         if (offset >= size) __builtin_trap();  // a registered container lies inside the file
     return 0;

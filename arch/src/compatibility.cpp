@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <utility>
 
 namespace strata::arch {
 
@@ -191,6 +192,14 @@ BinaryDecision decide_binary(const BinaryListing& listing, const Target& target)
     auto worse = [](Verdict a, Verdict b) { return static_cast<int>(a) > static_cast<int>(b); };
     bool first = true;
     std::string excused_reason;
+    auto fold = [&](Verdict verdict, std::string image, std::string reason) {
+        if (first || worse(verdict, out.verdict)) {
+            out.verdict = verdict;
+            out.image = std::move(image);
+            out.reason = std::move(reason);
+            first = false;
+        }
+    };
     for (const std::vector<size_t>& indices : registration.code_images) {
         if (indices.empty()) continue;  // no SASS or PTX (LTO-IR only, empty), or no kernel at all
         std::vector<const FatbinImage*> group;
@@ -200,18 +209,27 @@ BinaryDecision decide_binary(const BinaryListing& listing, const Target& target)
         ++(decision.verdict == Verdict::native ? out.native
            : decision.verdict == Verdict::jit  ? out.jit
                                                : out.none);
+        if (decision.verdict == Verdict::none && target.driver &&
+            decide_images(group, {target.sm, std::nullopt}).verdict != Verdict::none) {
+            // Runs here on a newer driver (checked first: ZSTD-compressed SASS for
+            // this GPU is not code for other GPUs): weighed against the rest below.
+            ++out.driver_refused;
+            if (out.refused_reason.empty()) out.refused_reason = decision.reason;
+            continue;
+        }
         if (decision.verdict == Verdict::none && meant_for_other_gpus(group, target.sm)) {
             ++out.for_other_gpus;
             // Counted and named in the reason; decisive only when nothing else runs.
             if (excused_reason.empty()) excused_reason = decision.reason;
             continue;
         }
-        if (first || worse(decision.verdict, out.verdict)) {
-            out.verdict = decision.verdict;
-            out.image = decision.image ? decision.image->target_name() : "";
-            out.reason = decision.reason;
-            first = false;
-        }
+        fold(decision.verdict, decision.image ? decision.image->target_name() : "", decision.reason);
+    }
+    if (out.driver_refused && out.native <= out.driver_refused) {
+        // Not a few exceptions in a library that runs native: they decide.
+        fold(Verdict::none, "", out.refused_reason);
+        out.driver_refused = 0;
+        out.refused_reason.clear();
     }
     if (first) {
         // Every fat binary with kernels is for other GPUs: nothing here runs.
@@ -222,11 +240,19 @@ BinaryDecision decide_binary(const BinaryListing& listing, const Target& target)
     if (out.disagree()) {
         std::string counts = std::to_string(out.native) + " native, " + std::to_string(out.jit) +
                              " PTX JIT only, " + std::to_string(out.none) + " without an image";
+        std::vector<std::string> excused;
         if (out.for_other_gpus)
-            counts += " (" + std::to_string(out.for_other_gpus) +
-                      " of them code for other GPUs only, which a library dispatches there)";
+            excused.push_back(std::to_string(out.for_other_gpus) +
+                              " of them code for other GPUs only, which a library dispatches there");
+        if (out.driver_refused)
+            excused.push_back(std::to_string(out.driver_refused) +
+                              " of them refused by this driver while the rest runs native, which fail "
+                              "a call that launches them here");
+        for (size_t i = 0; i < excused.size(); ++i)
+            counts += (i == 0 ? " (" : "; ") + excused[i] + (i + 1 == excused.size() ? ")" : "");
         out.reason = "of " + std::to_string(out.registered) + " registered fat binaries " + counts +
                      "; the worst: " + out.reason;
+        if (out.driver_refused) out.reason += "; refused: " + out.refused_reason;
     }
     return out;
 }

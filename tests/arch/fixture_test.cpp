@@ -205,6 +205,38 @@ TEST_CASE("each registered fat binary is judged on its own: the worst translatio
     CHECK(decide_binary(object.listing, {90, std::nullopt}).registered == 0);
 }
 
+TEST_CASE(
+    "PTX the driver refuses decides, unless a few such fat binaries sit in a library that runs native") {
+    const auto old_driver = parse_driver_version("570.86.15");  // CUDA 12.8: refuses CUDA 13's PTX ISA
+    // Two units, one each way: refusal is not a minority, so it decides.
+    Loaded two = load("libtwo_units.so");
+    BinaryDecision even = decide_binary(two.listing, {90, old_driver});
+    CHECK(even.verdict == Verdict::none);
+    CHECK(even.driver_refused == 0);
+    CHECK(even.reason.find("error 222") != std::string::npos);
+    // Two native units and one refused: the library runs; the refusal is counted and named.
+    Loaded mostly = load("libmostly_native.so");
+    BinaryDecision hopper = decide_binary(mostly.listing, {90, old_driver});
+    CHECK(hopper.verdict == Verdict::native);
+    CHECK(hopper.registered == 3);
+    CHECK(hopper.native == 2);
+    CHECK(hopper.none == 1);
+    CHECK(hopper.driver_refused == 1);
+    CHECK(hopper.refused_reason.find("compute_80 is PTX ISA") != std::string::npos);
+    CHECK(hopper.reason.find("1 of them refused by this driver") != std::string::npos);
+    CHECK(hopper.reason.find("refused: ") != std::string::npos);
+    // A driver that reads the ISA JIT-compiles that unit; nothing is refused.
+    BinaryDecision current = decide_binary(mostly.listing, {90, parse_driver_version("580.95.05")});
+    CHECK(current.verdict == Verdict::jit);
+    CHECK(current.driver_refused == 0);
+    // On CC 8.0 the sm_90 units are code for other GPUs and the refused unit
+    // is all that is left: it decides.
+    BinaryDecision ampere = decide_binary(mostly.listing, {80, old_driver});
+    CHECK(ampere.verdict == Verdict::none);
+    CHECK(ampere.driver_refused == 0);
+    CHECK(ampere.reason.find("error 222") != std::string::npos);
+}
+
 TEST_CASE("relocatable fat binaries (-rdc) are inputs of the device link, never loaded: they do not count") {
     Loaded rdc = load("librdc.so");
     REQUIRE(rdc.listing.registration.has_segment);

@@ -225,6 +225,14 @@ def cupy_14(site):
            f"CuPy: no system copy is said to win over a wheel's, nothing fails ({libs['status']}: {libs['summary'][:140]})")
     expect(check(report, "framework.cuda_driver.cupy")["status"] == "warn",
            "CuPy 14.2 is built with CUDA 13.2 (PTX ISA 9.2): on driver 580 (CUDA 13.0) it runs under minor-version compatibility")
+    # cuBLASLt 13.10 (CUDA 13.5) on CC 10.0 / driver 580: 1 of 1698 fat
+    # binaries exists for it only as PTX ISA 9.3. The library runs: said, not failed.
+    code, report = frameworks(site, "10.0", "580.95.05")
+    lib_code = check(report, "framework.library_code.cupy")
+    expect(lib_code["status"] == "warn" and "holds code this driver cannot load" in lib_code["summary"]
+           and "refused by this driver while the rest runs" in lib_code["summary"],
+           f"CuPy on CC 10.0 / driver 580: a few refused fat binaries in cuBLASLt warn ({lib_code['status']}: "
+           f"{lib_code['summary'][:200]})")
 
 
 # ---- onnxruntime-gpu[cuda,cudnn] 1.31.1, CUDA 13 -------------------------------

@@ -45,6 +45,44 @@ TEST_CASE("strata arch: files and trees, verdicts, JSON, and bad input") {
         CHECK(ok.exit_code == 0);
         CHECK(ok.out.find("CC 8.6: native") != std::string::npos);
     }
+    SECTION("a refused fat binary in a library that runs native: exit 0, counted and named") {
+        auto result = run_process({strata_binary(), "arch", "--json", dir + "/libmostly_native.so", "--sm",
+                                   "9.0", "--driver", "570.86.15"});
+        CHECK(result.exit_code == 0);
+        auto json = nlohmann::json::parse(result.out);
+        const auto& verdict = json["files"][0]["verdicts"][0];
+        CHECK(verdict["verdict"] == "native");
+        CHECK(verdict["registered"]["driver_refused"] == 1);
+        CHECK(verdict["registered"]["none"] == 1);
+        CHECK(verdict["reason"].get<std::string>().find(
+                  "refused: no image CC 9.0 can use with driver 570.86.15") != std::string::npos);
+    }
+    SECTION("cuSOLVER of CUDA 13.2 (the wheel torch 2.15 installs) under minor-version compatibility") {
+        std::string cusolver = STRATA_TEST_WHEELS_DIR "/cusolver/nvidia/cu13/lib/libcusolver.so.12";
+        REQUIRE(std::filesystem::exists(cusolver));  // scripts/setup installs it
+        auto judge = [&](const char* sm, const char* driver) {
+            auto result =
+                run_process({strata_binary(), "arch", "--json", cusolver, "--sm", sm, "--driver", driver});
+            auto json = nlohmann::json::parse(result.out);
+            return std::make_pair(result.exit_code, json["files"][0]["verdicts"][0]);
+        };
+        // B200 on driver 580 (CUDA 13.0): one PTX-only fat binary refused, the library runs.
+        auto [b200_code, b200] = judge("10.0", "580.95.05");
+        CHECK(b200_code == 0);
+        CHECK(b200["verdict"] == "native");
+        CHECK(b200["registered"]["driver_refused"] == 1);
+        CHECK(b200["reason"].get<std::string>().find("PTX ISA 9.2, which needs a CUDA 13.2 driver") !=
+              std::string::npos);
+        // A driver for CUDA 13.2 compiles it: nothing refused.
+        auto [current_code, current] = judge("10.0", "595.45.04");
+        CHECK(current_code == 0);
+        CHECK(current["registered"]["driver_refused"] == 0);
+        // Driver 535 cannot read ZSTD: most fat binaries are refused, so the library cannot run.
+        auto [old_code, old] = judge("10.0", "535.104.05");
+        CHECK(old_code == 1);
+        CHECK(old["verdict"] == "none");
+        CHECK(old["reason"].get<std::string>().find("ZSTD-compressed") != std::string::npos);
+    }
     SECTION("--json carries every image and the verdicts") {
         auto result = run_process({strata_binary(), "arch", "--json", "--details", dir + "/ptx_only.o",
                                    "--sm", "121", "--driver", "575.51.03"});

@@ -178,6 +178,32 @@ TEST_CASE("strata frameworks: architecture coverage against the GPU") {
             frameworks_json({"--site-packages", site.string(), "--sm", "12.0", "--driver", "525.60.13"});
         CHECK(check(old.report, "framework.architectures.torch")["status"] == "fail");
     }
+    SECTION(
+        "a few fat binaries only a newer driver loads, in a library that runs native: warned, not failed") {
+        // Two units with sm_90 SASS, one with CUDA 13's compute_80 PTX only,
+        // as cuSOLVER of CUDA 13.2 holds on driver 580 (1 of 234).
+        fs::path site = torch_site("fw-refused", "sm80_sm90.so", "12.8");
+        fs::copy_file(std::string(STRATA_TEST_ARCH_FIXTURES) + "/libmostly_native.so",
+                      site / "torch/lib/libtorch_cuda.so", fs::copy_options::overwrite_existing);
+        Run run = frameworks_json({"--site-packages", site.string(), "--sm", "9.0", "--driver", "570.86.15"});
+        const Json& arch = check(run.report, "framework.architectures.torch");
+        CHECK(arch["status"] == "warn");
+        CHECK(contains(arch["summary"], "holds code this driver cannot load"));
+        CHECK(contains(arch["summary"], "1 of 3 fat binaries refused by this driver while the rest runs"));
+        CHECK(contains(arch["summary"], "error 222"));
+        CHECK(contains(arch["remedy"], "older driver of the same CUDA major"));
+        CHECK(contains(arch["evidence"], "sm_90 (native), except 1 fat binary this driver refuses"));
+        CHECK(run.exit_code == 0);
+        // A driver that reads the ISA runs that unit through the JIT: nothing to say.
+        Run current =
+            frameworks_json({"--site-packages", site.string(), "--sm", "9.0", "--driver", "580.65.06"});
+        CHECK(check(current.report, "framework.architectures.torch")["status"] == "pass");
+        // Where the sm_90 units are code for other GPUs, the refused unit is all there is.
+        Run ampere =
+            frameworks_json({"--site-packages", site.string(), "--sm", "8.0", "--driver", "570.86.15"});
+        CHECK(check(ampere.report, "framework.architectures.torch")["status"] == "fail");
+        CHECK(ampere.exit_code == 1);
+    }
     SECTION("no GPU and no --sm: the coverage is reported, nothing is judged") {
         fs::path site = torch_site("fw-nogpu", "sm120.so", "12.8");
         Run run = frameworks_json({"--site-packages", site.string()});

@@ -206,6 +206,8 @@ std::string arch_to_json(const ScanResult& scan, const ArchOptions& options, int
                         .field("native", decision.native)
                         .field("jit", decision.jit)
                         .field("none", decision.none)
+                        .field("for_other_gpus", decision.for_other_gpus)
+                        .field("driver_refused", decision.driver_refused)
                         .end_object();
                 json.end_object();
             }

@@ -147,6 +147,9 @@ void check_architectures(const FrameworkInstall& install, const FrameworkTargets
     check.evidence = coverage + "\n" + verdicts.evidence;
     if (verdicts.worst == Status::pass) {
         check.summary = label(install) + " has native SASS for " + on;
+    } else if (verdicts.worst == Status::warn && verdicts.worst_is_refusal) {
+        check.summary = label(install) + " holds code this driver cannot load: " + verdicts.first_problem;
+        check.remedy = refused_code_remedy();
     } else if (verdicts.worst == Status::warn) {
         check.summary = label(install) + " runs only through PTX JIT: " + verdicts.first_problem;
         check.remedy =
@@ -468,10 +471,18 @@ void check_library_code(const FrameworkInstall& install, const FrameworkTargets&
         check.remedy =
             "install a build of that library with the GPU's architecture (a newer nvidia-* wheel of "
             "the same CUDA major, as the framework's pins allow)";
+    } else if (must.worst == Status::warn && must.worst_is_refusal) {
+        check.summary =
+            label(install) + ": a library it needs holds code this driver cannot load: " + must.first_problem;
+        check.remedy = refused_code_remedy();
     } else if (must.worst == Status::warn) {
         check.summary =
             label(install) + ": a library it needs runs only through PTX JIT: " + must.first_problem;
         check.remedy = "expect slow first launches; a newer build of that library has native SASS";
+    } else if (may.worst_is_refusal) {
+        check.summary = label(install) +
+                        ": an optional component holds code this driver cannot load: " + may.first_problem;
+        check.remedy = refused_code_remedy();
     } else {
         check.summary = label(install) + ": an optional component has no native image: " + may.first_problem;
         check.remedy =

@@ -26,6 +26,12 @@ GpuDiscovery gpus_from_facts(const Report& report) {
     return out;
 }
 
+std::string refused_code_remedy() {
+    return "the library runs; NVIDIA supports its libraries on an older driver of the same CUDA major, "
+           "so that code is most likely dispatched on other GPUs. A driver for the CUDA release named "
+           "above removes the doubt";
+}
+
 FileVerdicts judge_files(const std::vector<std::string>& files, const std::vector<GpuInfo>& gpus,
                          const std::string& driver_version) {
     FileVerdicts out;
@@ -55,6 +61,12 @@ FileVerdicts judge_files(const std::vector<std::string>& files, const std::vecto
             // the evidence; a library mostly left to the JIT still warns.
             bool mostly_native = decision.verdict == arch::Verdict::jit && decision.native > decision.jit;
             if (mostly_native) status = Status::pass;
+            // A few fat binaries only a newer driver runs, in a library that
+            // otherwise runs native (cuSOLVER 12.2 of CUDA 13.2 on CC 10.0
+            // with driver 580: 1 of 234, PTX ISA 9.2): the library runs, a
+            // call into that code would fail. Said, not a failure.
+            bool refused_few = decision.verdict != arch::Verdict::none && decision.driver_refused > 0;
+            if (refused_few) status = Status::warn;
             std::string counts = decision.disagree()
                                      ? "; " + std::to_string(decision.registered) +
                                            " registered fat binaries: " + std::to_string(decision.native) +
@@ -62,17 +74,29 @@ FileVerdicts judge_files(const std::vector<std::string>& files, const std::vecto
                                            std::to_string(decision.none) + " without an image"
                                      : "";
             std::string picked = decision.image.empty() ? std::string("no image") : decision.image;
+            auto fat_binaries = [](size_t n) {
+                return std::to_string(n) + (n == 1 ? " fat binary" : " fat binaries");
+            };
             std::string verdict =
-                mostly_native
-                    ? "native, except " + std::to_string(decision.jit) + " fat binar" +
-                          (decision.jit == 1 ? "y" : "ies") + " JIT-compiled at first use (" + picked + ")"
+                mostly_native ? "native, except " + fat_binaries(decision.jit) +
+                                    " JIT-compiled at first use (" + picked + ")"
+                : refused_few
+                    ? picked + " (" + std::string(arch::verdict_name(decision.verdict)) + "), except " +
+                          fat_binaries(decision.driver_refused) + " this driver refuses"
                     : picked + " (" + std::string(arch::verdict_name(decision.verdict)) + ")";
             out.evidence +=
                 (out.evidence.empty() ? "" : "\n") + gpu_text + ": " + name + " -> " + verdict + counts;
             failing = failing || status == Status::fail;
             if (severity(status) > severity(out.worst)) {
                 out.worst = status;
-                out.first_problem = gpu_text + ": " + name + ": " + decision.reason;
+                out.first_problem =
+                    gpu_text + ": " + name + ": " +
+                    (refused_few
+                         ? std::to_string(decision.driver_refused) + " of " +
+                               fat_binaries(decision.registered) +
+                               " refused by this driver while the rest runs: " + decision.refused_reason
+                         : decision.reason);
+                out.worst_is_refusal = refused_few;
             }
         }
         out.files_failing += failing;

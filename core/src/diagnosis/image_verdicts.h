@@ -21,7 +21,13 @@ struct FileVerdicts {
     std::string first_problem;   // the first GPU and file with the worst verdict, with arch/'s reason
     size_t files_with_code = 0;  // files that hold any device code (others are skipped)
     size_t files_failing = 0;    // of those, files with no image for some GPU
+    // The warning is a few fat binaries this driver refuses in a library
+    // that runs native (arch::BinaryDecision::driver_refused), not PTX JIT.
+    bool worst_is_refusal = false;
 };
+
+// What to do about FileVerdicts::worst_is_refusal: nothing urgent.
+std::string refused_code_remedy();
 
 FileVerdicts judge_files(const std::vector<std::string>& files, const std::vector<GpuInfo>& gpus,
                          const std::string& driver_version);

@@ -147,7 +147,8 @@ void check_images(const std::string& plugin, const std::vector<std::string>& fil
         worst == Status::pass ? "every GPU has native SASS in the " + plugin + " libraries loaded"
                               : verdicts.first_problem,
         verdicts.evidence,
-        worst == Status::pass ? ""
+        worst == Status::pass       ? ""
+        : verdicts.worst_is_refusal ? refused_code_remedy()
         : worst == Status::warn
             ? "the first launch JIT-compiles PTX (slow, and needs a driver as new as the library's toolkit): "
               "install a build with SASS for this GPU"

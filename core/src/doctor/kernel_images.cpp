@@ -36,6 +36,9 @@ Check kernel_image_check(const std::vector<GpuInfo>& gpus, const std::vector<std
                               : verdicts.first_problem;
     std::string remedy =
         worst == Status::pass ? ""
+        : verdicts.worst_is_refusal
+            ? "update the driver to one for the CUDA release named above, or rebuild strata with a toolkit "
+              "no newer than the driver"
         : worst == Status::warn
             ? "rebuild strata with this GPU's architecture in STRATA_CUDA_ARCHITECTURES to avoid the JIT"
             : "rebuild strata with this GPU's architecture in STRATA_CUDA_ARCHITECTURES (or update "

@@ -54,6 +54,17 @@ struct BinaryDecision {
     // Of `none`: code for other GPUs only (kernels a library dispatches on
     // other GPUs); they never decide while another fat binary runs.
     size_t for_other_gpus = 0;
+    // Of `none`: fat binaries this GPU could run but the driver refuses (PTX
+    // of an ISA newer than it compiles, ZSTD it cannot read). A few of them
+    // in a library that otherwise runs native do not decide: NVIDIA supports
+    // its libraries on an older driver of the same CUDA major (minor-version
+    // compatibility), so they hold code dispatched on other GPUs, or a call
+    // that fails. `refused_reason` says why the first one is refused; they
+    // do not decide the verdict and callers warn. Where native fat binaries
+    // do not outnumber them, they decide as any fat binary without an image,
+    // and this stays 0.
+    size_t driver_refused = 0;
+    std::string refused_reason;
     // Several registered fat binaries with different verdicts: the counts
     // matter; a unanimous answer reads as one image's would.
     bool disagree() const {
