@@ -39,7 +39,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             if (decision.for_other_gpus + decision.driver_refused > decision.none) __builtin_trap();
             // Refusals are excused only where they do not decide, and only when outnumbered.
             if (decision.driver_refused &&
-                (decision.verdict == Verdict::none || decision.native <= decision.driver_refused))
+                (decision.verdict == Verdict::none || decision.native < decision.driver_refused ||
+                 decision.native == 0))
                 __builtin_trap();
         }
     for (uint64_t offset : listing->registration.offsets)

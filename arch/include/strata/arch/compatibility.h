@@ -60,9 +60,9 @@ struct BinaryDecision {
     // its libraries on an older driver of the same CUDA major (minor-version
     // compatibility), so they hold code dispatched on other GPUs, or a call
     // that fails. `refused_reason` says why the first one is refused; they
-    // do not decide the verdict and callers warn. Where native fat binaries
-    // do not outnumber them, they decide as any fat binary without an image,
-    // and this stays 0.
+    // do not decide the verdict and callers warn. Where they outnumber the
+    // native fat binaries (or none is native), they decide as any fat binary
+    // without an image, and this stays 0.
     size_t driver_refused = 0;
     std::string refused_reason;
     // Several registered fat binaries with different verdicts: the counts
