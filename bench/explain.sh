@@ -10,7 +10,7 @@ source "$(dirname "$0")/preamble.sh" "$@"
 reports=("$root/tests/explain/failure-reports.jsonl" "$root/tests/explain/public-reports.jsonl"
          "$root/tests/explain/public-reports-2.jsonl" "$root/tests/explain/public-reports-3.jsonl"
          "$root/tests/explain/public-reports-4.jsonl" "$root/tests/explain/public-reports-5.jsonl"
-         "$root/tests/explain/public-reports-6.jsonl")
+         "$root/tests/explain/public-reports-6.jsonl" "$root/tests/explain/public-reports-7.jsonl")
 # A log just under the 8 MiB cap: every report's text, repeated, with noise
 # lines between them, so most lines match nothing (as in a real log).
 /usr/bin/python3 - "$out/log.txt" "${reports[@]}" <<'PY'
