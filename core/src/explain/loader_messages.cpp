@@ -308,12 +308,24 @@ void find_loader_messages(std::string_view line, std::string_view lower, std::ve
                         "'s caller was linked against (two CUDA releases, or a stale link)"));
         }
     }
-    // "symbol X version Y not defined in file Z with link time reference" (dl-lookup.c)
+    // "symbol X version Y not defined in file Z with link time reference"
+    // (dl-lookup.c): Z was found, so nothing is missing; it is another build
+    // of Z than the caller was linked against. Two builds of one soname on
+    // one machine (two toolkits, a toolkit beside a pip wheel) and the search
+    // order picking the wrong one: the threads behind three public reports
+    // established exactly that (P41, P42, Y18).
     if (size_t at = lower.find("with link time reference"); at != std::string_view::npos) {
-        out.push_back(loader_finding("loader.link_time_reference", "missing_or_mismatched_shared_library",
-                                     Layer::library, 76, "not defined in file … with link time reference",
-                                     "a library resolved a versioned symbol against another build of its "
-                                     "dependency than the one it was linked with (two CUDA releases mixed)"));
+        std::string_view file;
+        if (size_t in = lower.rfind("not defined in file ", at); in != std::string_view::npos)
+            file = word_after(line, in + 20);
+        std::string copy = file.empty() ? std::string("the dependency") : std::string(file);
+        out.push_back(loader_finding(
+            "loader.link_time_reference", "wrong_library_via_LD_LIBRARY_PATH", Layer::library, 76,
+            "not defined in file " + (file.empty() ? std::string("…") : copy) + " with link time reference",
+            "the loader found a copy of " + copy +
+                " from another build than the one its caller was linked with: two copies on this machine "
+                "(two CUDA releases, a toolkit beside a pip wheel), and the search order picked the wrong "
+                "one"));
     }
     // "version `GLIBCXX_3.4.30' not found (required by …)" (dl-version.c)
     if (size_t at = lower.find("' not found (required by"); at != std::string_view::npos) {
