@@ -8,6 +8,7 @@ nvidia-* wheels a full pip install resolved:
 - torch213: torch 2.13.0 (CUDA 13.0), whose CUDA wheels come through the cuda-toolkit
   metapackage's extras and share nvidia/cu13/lib; PyPI here serves neither its
   nvidia-cuda-cupti nor its NCCL pin, so cupti is absent and NCCL 2.32.6 stands in for 2.29.7.
+- torch215: torch 2.15.0 (CUDA 13.2), what `pip install torch` gives today, with its wheels.
 - jaxtf: jax[cuda12] 0.10.2 and tensorflow[and-cuda] 2.21.0 in one environment.
 - cupy14: cupy-cuda13x[ctk] 14.2.0 with cuda-pathfinder.
 - ort131: onnxruntime-gpu[cuda,cudnn] 1.31.1 (CUDA 13) with the wheels pip resolved.
@@ -34,6 +35,11 @@ What each case guards against, found on these real installs:
   Runtime "will not import" (it imports; the provider fails), and never named nvidia-cublas, which
   comes through nvidia-cudnn-cu13. Its provider has sm_90a and sm_120a but no sm_100 and no PTX:
   on a B200 it has no kernel image, and cuobjdump (where given) agrees.
+
+- torch 2.15 (CUDA 13.2) on a B200 with driver 580 was "cannot run": 1 of cuSOLVER's 234 fat
+  binaries exists for CC 10.0 only as PTX ISA 9.2, and on a T4 1 of 2 in cuDNN 9.26's tensor-IR
+  engines only as PTX ISA 9.4. NVIDIA supports both under minor-version compatibility; strata now
+  warns where a few such fat binaries sit beside native ones.
 
 An install scripts/setup left out (it does so where the disk is too small, and says so) is
 named and left out here; with none of them the test exits 77 (skipped).
@@ -189,6 +195,38 @@ def torch_2_13(site):
            "a CUDA 13.0 build on driver 570 (CUDA 12.8) fails framework.cuda_driver")
 
 
+# ---- torch 2.15.0, CUDA 13.2: today's `pip install torch` ------------------------
+def torch_2_15(site):
+    code, report = frameworks(site, "9.0", "580.95.05")
+    expect(fact(report, "framework.torch.version") == "2.15.0" and fact(report, "framework.torch.cuda_build") == "13.2",
+           "torch 2.15.0, CUDA 13.2")
+    # The GPUs people run it on, with the R580 driver (CUDA 13.0) most fleets
+    # carry and R595 (CUDA 13.2). A CUDA 13.2 build on R580 runs under
+    # minor-version compatibility: warnings, never a failure.
+    for sm in ("7.5", "8.0", "8.6", "8.9", "9.0", "10.0", "10.3", "12.0", "12.1"):
+        for driver in ("580.95.05", "595.45.04"):
+            code, report = frameworks(site, sm, driver)
+            got = short(report, ".torch")
+            failing = {k: v for k, v in got.items() if v == "fail"}
+            expect(code == 0 and not failing,
+                   f"a complete torch 2.15 install on CC {sm} / driver {driver}: no failure, exit 0 (got {code}: {got})")
+            if driver == "580.95.05":
+                expect(got.get("cuda_driver") == "warn",
+                       f"CC {sm} / driver 580: CUDA 13.2 on a CUDA 13.0 driver is said ({got.get('cuda_driver')})")
+    # cuSOLVER 12.2 holds one fat binary of 234 that exists for CC 10.0 only
+    # as PTX ISA 9.2: the library runs, and that is said, not failed.
+    code, report = frameworks(site, "10.0", "580.95.05")
+    lib_code = check(report, "framework.library_code.torch")
+    expect(lib_code["status"] == "warn" and "libcusolver.so.12: 1 of 234 fat binaries refused by this driver" in
+           lib_code["summary"], f"CC 10.0 / driver 580: cuSOLVER's refused fat binary is named ({lib_code['summary'][:200]})")
+    # Where it cannot run, it still fails: CC 7.0 (no sm_70 anywhere), and a CUDA 12.8 driver.
+    code, report = frameworks(site, "7.0", "580.95.05")
+    expect(code == 1 and check(report, "framework.architectures.torch")["status"] == "fail", "CC 7.0: torch 2.15 has no image")
+    code, report = frameworks(site, "9.0", "570.86.15")
+    expect(code == 1 and check(report, "framework.cuda_driver.torch")["status"] == "fail",
+           "a CUDA 13.2 build on driver 570 (CUDA 12.8) fails framework.cuda_driver")
+
+
 # ---- jax[cuda12] 0.10.2 and tensorflow[and-cuda] 2.21.0, one environment -------
 def jax_and_tensorflow(site):
     code, report = frameworks(site, "9.0", "580.95.05")
@@ -280,8 +318,8 @@ def onnxruntime_1_31(site):
                "ONNX Runtime 1.20.2 has no preload_dlls, and its fix does not name it")
 
 
-cases = (("torch210", torch_2_10), ("torch213", torch_2_13), ("jaxtf", jax_and_tensorflow), ("cupy14", cupy_14),
-         ("ort131", onnxruntime_1_31))
+cases = (("torch210", torch_2_10), ("torch213", torch_2_13), ("torch215", torch_2_15), ("jaxtf", jax_and_tensorflow),
+         ("cupy14", cupy_14), ("ort131", onnxruntime_1_31))
 ran = 0
 for name, case in cases:
     site = installed(cache, name)
