@@ -8,7 +8,8 @@ nvidia-* wheels a full pip install resolved:
 - torch213: torch 2.13.0 (CUDA 13.0), whose CUDA wheels come through the cuda-toolkit
   metapackage's extras and share nvidia/cu13/lib; PyPI here serves neither its
   nvidia-cuda-cupti nor its NCCL pin, so cupti is absent and NCCL 2.32.6 stands in for 2.29.7.
-- torch215: torch 2.15.0 (CUDA 13.2), what `pip install torch` gives today, with its wheels.
+- torch215: torch 2.15.0 (CUDA 13.2) and torchvision 0.29.2, what `pip install torch torchvision`
+  gives today, with their wheels; torchvision025: torchvision 0.25.0 (CUDA 12.8) alone.
 - jaxtf: jax[cuda12] 0.10.2 and tensorflow[and-cuda] 2.21.0 in one environment.
 - cupy14: cupy-cuda13x[ctk] 14.2.0 with cuda-pathfinder.
 - ort131: onnxruntime-gpu[cuda,cudnn] 1.31.1 (CUDA 13) with the wheels pip resolved.
@@ -40,6 +41,9 @@ What each case guards against, found on these real installs:
   binaries exists for CC 10.0 only as PTX ISA 9.2, and on a T4 1 of 2 in cuDNN 9.26's tensor-IR
   engines only as PTX ISA 9.4. NVIDIA supports both under minor-version compatibility; strata now
   warns where a few such fat binaries sit beside native ones.
+
+- A package built against the framework (torchvision) was not looked at: torchvision 0.25 (pinned
+  to torch 2.10, CUDA 12) beside torch 2.15 (CUDA 13) went unsaid.
 
 An install scripts/setup left out (it does so where the disk is too small, and says so) is
 named and left out here; with none of them the test exits 77 (skipped).
@@ -219,6 +223,34 @@ def torch_2_15(site):
     lib_code = check(report, "framework.library_code.torch")
     expect(lib_code["status"] == "warn" and "libcusolver.so.12: 1 of 234 fat binaries refused by this driver" in
            lib_code["summary"], f"CC 10.0 / driver 580: cuSOLVER's refused fat binary is named ({lib_code['summary'][:200]})")
+    # torchvision 0.29.2 (pip's choice beside it) is an extension built for it.
+    code, report = frameworks(site, "9.0", "580.95.05")
+    extensions = check(report, "framework.extensions.torch")
+    expect(extensions["status"] == "pass" and "torchvision 0.29.2" in extensions["summary"] and
+           "CUDA 13 (_C_stable.so links libcudart.so.13)" in extensions["evidence"],
+           f"torchvision 0.29.2 beside torch 2.15: built for it, native on CC 9.0 ({extensions['summary'][:160]})")
+    # torchvision 0.25.0 (for torch 2.10, CUDA 12.8) put beside it instead: both mismatches are said.
+    old_vision = installed(cache, "torchvision025")
+    if old_vision:
+        scratch = tempfile.mkdtemp(dir=cache)
+        try:
+            mixed = os.path.join(scratch, "site")
+            subprocess.run(["cp", "-al", site, mixed], check=True)
+            for entry in os.listdir(mixed):
+                if entry.startswith("torchvision"):
+                    shutil.rmtree(os.path.join(mixed, entry))
+            for entry in os.listdir(old_vision):
+                if entry.startswith("torchvision"):
+                    subprocess.run(["cp", "-al", os.path.join(old_vision, entry), mixed], check=True)
+            code, report = frameworks(mixed, "9.0", "580.95.05")
+            extensions = check(report, "framework.extensions.torch")
+            expect(code == 1 and extensions["status"] == "fail" and
+                   "torchvision 0.25.0 requires torch==2.10.0, but PyTorch 2.15.0 is installed" in extensions["summary"] and
+                   "torchvision 0.25.0 is built for CUDA 12 (_C.so links libcudart.so.12), PyTorch 2.15.0 for CUDA 13.2"
+                   in extensions["evidence"],
+                   f"torchvision 0.25.0 beside torch 2.15: the pin and the CUDA major are said ({extensions['summary'][:200]})")
+        finally:
+            shutil.rmtree(scratch)
     # Where it cannot run, it still fails: CC 7.0 (no sm_70 anywhere), and a CUDA 12.8 driver.
     code, report = frameworks(site, "7.0", "580.95.05")
     expect(code == 1 and check(report, "framework.architectures.torch")["status"] == "fail", "CC 7.0: torch 2.15 has no image")

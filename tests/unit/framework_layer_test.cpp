@@ -217,6 +217,61 @@ TEST_CASE("strata frameworks: architecture coverage against the GPU") {
     }
 }
 
+TEST_CASE("strata frameworks: packages built against the framework") {
+    // torch 2.7.0+cu128 with an extension that requires it and ships kernels
+    // (sm_80/sm_90) and, under auditwheel's name, the CUDA runtime it was built with.
+    auto site_with = [](const std::string& name, const std::string& requirement, const std::string& cudart) {
+        fs::path site = torch_site(name, "sm80_sm90.so", "12.8");
+        install(site, "vision-ops", "1.0", {requirement, "numpy"},
+                {"vision_ops/_C.so", "vision_ops.libs/" + cudart, "vision_ops/__init__.py"});
+        copy(fixtures + "/sm80_sm90.so", site / "vision_ops/_C.so");
+        write(site / ("vision_ops.libs/" + cudart), "not read: the name says the CUDA major");
+        write(site / "vision_ops/__init__.py", "");
+        return site;
+    };
+    SECTION("built for the framework's release and CUDA major, with the GPU's kernels: passes") {
+        fs::path site = site_with("fw-ext-ok", "torch==2.7.0", "libcudart.3eda8113.so.12");
+        Run run = frameworks_json({"--site-packages", site.string(), "--sm", "9.0", "--driver", "580.65.06"});
+        const Json& extensions = check(run.report, "framework.extensions.torch");
+        CHECK(extensions["status"] == "pass");
+        CHECK(contains(extensions["summary"], "extensions (vision-ops 1.0) have native SASS"));
+        CHECK(contains(extensions["evidence"], "CUDA 12 (its wheel carries the CUDA 12 runtime)"));
+        CHECK(run.report["environment"]["framework.torch.extensions"]["value"] ==
+              Json::array({"vision-ops 1.0: 1 file(s) with device code, CUDA 12"}));
+        // A GPU its kernels do not cover: the extension is named.
+        Run blackwell =
+            frameworks_json({"--site-packages", site.string(), "--sm", "12.0", "--driver", "580.65.06"});
+        const Json& missing = check(blackwell.report, "framework.extensions.torch");
+        CHECK(missing["status"] == "fail");
+        CHECK(
+            contains(missing["summary"], "vision-ops 1.0 cannot run its kernels: CC 12.0: _C.so: no image"));
+        CHECK(contains(missing["remedy"], "TORCH_CUDA_ARCH_LIST"));
+        // No GPU: the builds are still compared, the kernels are not judged.
+        Run none = frameworks_json({"--site-packages", site.string()});
+        CHECK(check(none.report, "framework.extensions.torch")["status"] == "skip");
+    }
+    SECTION("pinned to another release and built for another CUDA major: fails, both said") {
+        fs::path site = site_with("fw-ext-bad", "torch==2.6.0", "libcudart-9f3c1a2b.so.11");
+        Run run = frameworks_json({"--site-packages", site.string(), "--sm", "9.0", "--driver", "580.65.06"});
+        const Json& extensions = check(run.report, "framework.extensions.torch");
+        CHECK(run.exit_code == 1);
+        CHECK(extensions["status"] == "fail");
+        CHECK(contains(extensions["summary"],
+                       "vision-ops 1.0 requires torch==2.6.0, but PyTorch 2.7.0+cu128 is installed"));
+        CHECK(contains(extensions["evidence"], "vision-ops 1.0 is built for CUDA 11"));
+        CHECK(contains(extensions["remedy"], "release made for PyTorch 2.7.0+cu128"));
+    }
+    SECTION("a package that needs the framework only for an extra, or ships no kernels, is not one") {
+        fs::path site = torch_site("fw-ext-none", "sm80_sm90.so", "12.8");
+        install(site, "helper", "1.0", {"torch; extra == \"gpu\""}, {"helper/_C.so"});
+        copy(fixtures + "/sm80_sm90.so", site / "helper/_C.so");
+        install(site, "pure", "1.0", {"torch>=2"}, {"pure/__init__.py"});
+        write(site / "pure/__init__.py", "");
+        Run run = frameworks_json({"--site-packages", site.string(), "--sm", "9.0", "--driver", "580.65.06"});
+        for (const Json& item : run.report["checks"]) CHECK(item["id"] != "framework.extensions.torch");
+    }
+}
+
 TEST_CASE("strata frameworks: the framework's CUDA build against the driver") {
     SECTION("built for CUDA 13.0, driver for CUDA 12.8: fails at start") {
         fs::path site = torch_site("fw-cuda13", "sm120.so", "13.0");

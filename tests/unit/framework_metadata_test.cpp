@@ -64,6 +64,10 @@ TEST_CASE("exact pins: numeric equality, PEP 440 prefix matching, no pin") {
     CHECK(meets_pin("2.32.6", ">=2.27,<3"));        // a range pins nothing
     CHECK(meets_pin("2.32.6", ""));
     CHECK(meets_pin("1.0", "===1.0+local"));  // arbitrary equality is not judged
+    // A pin without a local label is met by any local build (torchvision's torch==2.10.0).
+    CHECK(meets_pin("2.10.0+cu128", "==2.10.0"));
+    CHECK_FALSE(meets_pin("2.15.0+cu132", "==2.10.0"));
+    CHECK_FALSE(meets_pin("2.10.0+cu128", "==2.10.0+cu126"));
 }
 
 TEST_CASE("package names normalise as pip compares them") {

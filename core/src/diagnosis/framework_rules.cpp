@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "diagnosis/framework_extension_rules.h"
 #include "diagnosis/image_verdicts.h"
 #include "frameworks/framework_scan.h"
 #include "frameworks/nvidia_wheels.h"
@@ -512,6 +513,7 @@ void rule_frameworks(const std::vector<PythonEnvironment>& environments,
         check_cuda_driver(install, targets, report);
         check_libraries(install, report);
         check_library_code(install, targets, report);
+        check_extensions(install, targets, report);
     }
 }
 

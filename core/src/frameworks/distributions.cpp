@@ -33,6 +33,13 @@ const FrameworkKind* classify_distribution(const std::string& name) {
     return nullptr;
 }
 
+bool builds_on_framework(const PackageMetadata& metadata) {
+    return std::any_of(metadata.requires_dist.begin(), metadata.requires_dist.end(),
+                       [](const Requirement& r) {
+                           return r.extra.empty() && (r.name == "jax" || classify_distribution(r.name));
+                       });
+}
+
 std::string read_text(const fs::path& path, size_t limit) {
     return read_file(path, limit).value_or("");
 }
@@ -168,9 +175,11 @@ std::vector<Distribution> read_distributions(const std::string& site_dir) {
         dist.name = normalize_package_name(metadata->name);
         dist.metadata = std::move(*metadata);
         dist.site_dir = site_dir;
-        // Only a framework's files and NVIDIA's libraries are ever looked at:
-        // an environment's other file lists (hundreds, some of a megabyte) are not read.
-        if (!classify_distribution(dist.name) && dist.name.rfind("nvidia-", 0) != 0) {
+        // Only the files of frameworks, of packages built on one (torchvision)
+        // and of NVIDIA's libraries are ever looked at: an environment's other
+        // file lists (hundreds, some of a megabyte) are not read.
+        if (!classify_distribution(dist.name) && dist.name.rfind("nvidia-", 0) != 0 &&
+            !builds_on_framework(dist.metadata)) {
             out.push_back(std::move(dist));
             continue;
         }

@@ -33,6 +33,10 @@ struct FrameworkKind {
 // cupy(-cudaNNx); onnxruntime(-gpu).
 const FrameworkKind* classify_distribution(const std::string& name);
 
+// Whether a package requires a framework (or jax) without an extra: a
+// package built on it, whose files may carry its own device code.
+bool builds_on_framework(const PackageMetadata& metadata);
+
 // Every *.dist-info (METADATA) and *.egg-info (PKG-INFO, or the file itself)
 // in the directory with readable metadata, in name order.
 std::vector<Distribution> read_distributions(const std::string& site_dir);

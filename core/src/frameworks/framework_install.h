@@ -38,6 +38,20 @@ struct LibraryNeed {
     std::string built_for_cuda, built_for_evidence;
 };
 
+// A package built against the framework (torchvision, vllm, flash-attn):
+// it requires the framework's distribution and ships its own device code.
+struct FrameworkExtension {
+    std::string name;     // "torchvision"
+    std::string version;  // "0.29.2+cu132"
+    // Its requirement on the framework, as written: "torch" and "==2.10.0".
+    std::string requires_name, requires_specifier;
+    std::vector<std::string> device_code_files;  // its own shared objects with SASS or PTX
+    // The CUDA major it was built for, from the runtime it links or vendors
+    // ("13"), and how that is known ("_C_stable.so links libcudart.so.13"); "" unknown.
+    std::string cuda_major, cuda_evidence;
+    std::vector<std::string> problems;  // files that could not be read
+};
+
 struct FrameworkInstall {
     std::string id;    // "torch", "jax", ...; "torch-2" for a second install
     std::string name;  // "PyTorch"
@@ -71,8 +85,9 @@ struct FrameworkInstall {
     std::string newest_ptx_isa;          // "8.8"; "" without PTX
     size_t elf_files = 0;
     std::vector<LibraryNeed> libraries;
-    std::vector<std::string> mismatches;  // parts from different releases (jaxlib vs its CUDA plugin)
-    std::vector<std::string> problems;    // files that could not be read, one line each
+    std::vector<FrameworkExtension> extensions;  // packages built against it that carry device code
+    std::vector<std::string> mismatches;         // parts from different releases (jaxlib vs its CUDA plugin)
+    std::vector<std::string> problems;           // files that could not be read, one line each
 };
 
 }  // namespace strata

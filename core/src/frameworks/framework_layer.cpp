@@ -68,6 +68,15 @@ void add_framework_facts(const std::vector<PythonEnvironment>& environments,
                                 (need.versions.front().empty() ? "" : ", " + need.versions.front()) + ")");
         }
         fact("libraries", Json(libraries), "ELF DT_NEEDED/RPATH/RUNPATH, LD_LIBRARY_PATH, ld.so.cache");
+        if (!install.extensions.empty()) {
+            std::vector<std::string> extensions;
+            for (const FrameworkExtension& extension : install.extensions)
+                extensions.push_back(extension.name + " " + extension.version + ": " +
+                                     std::to_string(extension.device_code_files.size()) +
+                                     " file(s) with device code" +
+                                     (extension.cuda_major.empty() ? "" : ", CUDA " + extension.cuda_major));
+            fact("extensions", Json(extensions), "packages requiring it (METADATA) and arch/");
+        }
     }
 }
 

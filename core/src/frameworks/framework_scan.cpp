@@ -7,6 +7,7 @@
 
 #include "frameworks/build_records.h"
 #include "frameworks/distributions.h"
+#include "frameworks/framework_extensions.h"
 #include "frameworks/framework_files.h"
 
 namespace strata {
@@ -149,6 +150,10 @@ std::vector<FrameworkInstall> scan_frameworks(const ProbeContext& context,
             install.opt_in_preloader = opt_in_preloader(dists, install.site_dir);
             read_build_record(*kind, install, dists);
             read_framework_files(context, install, dists, all);
+            std::vector<std::string> names;
+            for (const Distribution* dist : dists) names.push_back(dist->name);
+            if (std::string(kind->id) == "jax") names.push_back("jax");  // packages ask for jax, not jaxlib
+            install.extensions = read_framework_extensions(names, all);
             derive_cuda_from_binaries(install);
             out.push_back(std::move(install));
         }

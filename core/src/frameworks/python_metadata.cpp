@@ -217,6 +217,15 @@ bool meets_pin(std::string_view version, std::string_view specifier) {
     if (at == std::string_view::npos || specifier.substr(at, 3) == "===") return true;
     std::string_view pin = specifier.substr(at + 2);
     pin = trim(pin.substr(0, pin.find(',')));
+    // PEP 440: a pin without a local label matches any local build of it
+    // ("==2.10.0" is met by "2.10.0+cu128").
+    if (size_t plus = pin.find('+'); plus == std::string_view::npos) {
+        version = version.substr(0, version.find('+'));
+    } else {
+        // A pinned local label must be the same one ("+cu126" is not "+cu128").
+        size_t own = version.find('+');
+        if (own == std::string_view::npos || version.substr(own) != pin.substr(plus)) return false;
+    }
     if (!pin.ends_with(".*")) return compare_versions(version, pin) == 0;
     pin.remove_suffix(2);
     // Compare only as many components as the prefix has: "13.0.3" against "13".

@@ -1,0 +1,117 @@
+#include "diagnosis/framework_extension_rules.h"
+
+#include <filesystem>
+
+#include "diagnosis/image_verdicts.h"
+#include "frameworks/python_metadata.h"
+#include "probes/probes.h"
+
+namespace strata {
+
+namespace {
+
+std::string major_of(const std::string& cuda_version) {
+    return cuda_version.substr(0, cuda_version.find('.'));
+}
+
+// The distribution whose version install.version is: "torch", "jaxlib".
+std::string install_primary_name(const FrameworkInstall& install) {
+    for (const std::string& distribution : install.distributions) {
+        std::string name = normalize_package_name(distribution.substr(0, distribution.find(' ')));
+        if (name == install.id || name == "jaxlib" || name == "onnxruntime-gpu") return name;
+    }
+    return install.id;
+}
+
+std::string extension_label(const FrameworkExtension& extension) {
+    return extension.name + " " + extension.version;
+}
+
+}  // namespace
+
+void check_extensions(const FrameworkInstall& install, const FrameworkTargets& targets, Report& report) {
+    if (install.extensions.empty()) return;
+    std::string framework = install.name + " " + install.version;
+    std::string framework_major = install.cuda_build ? major_of(install.cuda_version) : "";
+    std::string names, evidence, failure, warning, remedy;
+    Status status = Status::pass;
+    auto worsen = [&](Status to) {
+        if (severity(to) > severity(status)) status = to;
+    };
+    for (const FrameworkExtension& extension : install.extensions) {
+        names += (names.empty() ? "" : ", ") + extension_label(extension);
+        evidence += (evidence.empty() ? "" : "\n") + extension_label(extension) + ": " +
+                    std::to_string(extension.device_code_files.size()) + " file(s) with device code" +
+                    (extension.cuda_major.empty()
+                         ? ""
+                         : "; CUDA " + extension.cuda_major + " (" + extension.cuda_evidence + ")");
+        for (const std::string& problem : extension.problems) evidence += "\n  unreadable: " + problem;
+        // Pinned to another release of the framework (torchvision 0.25 asks
+        // for torch==2.10.0): its C++ extension is built against that
+        // release's ABI and fails to import beside another.
+        if (extension.requires_name == install_primary_name(install) &&
+            !meets_pin(install.version, extension.requires_specifier)) {
+            worsen(Status::fail);
+            std::string text = extension_label(extension) + " requires " + extension.requires_name +
+                               extension.requires_specifier + ", but " + framework +
+                               " is installed: its compiled code is built against another release and fails "
+                               "to import (undefined symbols)";
+            evidence += "\n  fail: " + text;
+            if (failure.empty()) {
+                failure = text;
+                remedy = "install the " + extension.name + " release made for " + framework;
+            }
+        }
+        // Built for another CUDA major: it links a runtime the framework does
+        // not bring, and torchvision refuses it outright ("PyTorch and
+        // torchvision were compiled with different CUDA major versions").
+        if (!framework_major.empty() && !extension.cuda_major.empty() &&
+            extension.cuda_major != framework_major) {
+            worsen(Status::fail);
+            std::string text = extension_label(extension) + " is built for CUDA " + extension.cuda_major +
+                               " (" + extension.cuda_evidence + "), " + framework + " for CUDA " +
+                               install.cuda_version + ": it cannot work beside it";
+            evidence += "\n  fail: " + text;
+            if (failure.empty()) {
+                failure = text;
+                remedy = "install the " + extension.name + " build made for " + framework +
+                         " (the same CUDA major, from the same wheel index), or rebuild it against it";
+            }
+        }
+        if (targets.gpus.empty() || extension.device_code_files.empty()) continue;
+        FileVerdicts verdicts =
+            judge_files(extension.device_code_files, targets.gpus, targets.driver_version);
+        evidence += "\n  " + verdicts.evidence;
+        worsen(verdicts.worst);
+        if (verdicts.worst == Status::fail && failure.empty()) {
+            failure = extension_label(extension) + " cannot run its kernels: " + verdicts.first_problem;
+            remedy = "install a build of " + extension.name +
+                     " with the GPU's architecture, or build it from source for it (TORCH_CUDA_ARCH_LIST "
+                     "for PyTorch extensions)";
+        } else if (verdicts.worst == Status::warn && warning.empty()) {
+            warning = extension_label(extension) + ": " + verdicts.first_problem;
+            if (remedy.empty())
+                remedy = verdicts.worst_is_refusal ? refused_code_remedy()
+                                                   : "expect slow first launches of " + extension.name +
+                                                         "'s kernels; a build with native SASS avoids them";
+        }
+    }
+    std::string id = "framework.extensions." + install.id;
+    Check check = make_check(id, Layer::framework, status, "");
+    check.evidence = evidence;
+    check.remedy = status == Status::pass ? "" : remedy;
+    if (status == Status::fail) {
+        check.summary = failure;
+    } else if (status == Status::warn) {
+        check.summary = warning;
+    } else if (targets.gpus.empty()) {
+        check.status = Status::skip;
+        check.summary = framework + "'s extensions (" + names +
+                        ") are built for its CUDA major; no GPU to judge their device code against";
+    } else {
+        check.summary = framework + "'s extensions (" + names + ") have native SASS for the target";
+    }
+    report.add_check(std::move(check));
+}
+
+}  // namespace strata
