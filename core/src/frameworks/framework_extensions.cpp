@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <regex>
 
+#include "frameworks/framework_files.h"
 #include "strata/arch/dynamic.h"
 #include "strata/arch/elf.h"
 #include "strata/arch/fatbin.h"
@@ -32,34 +33,19 @@ std::string cudart_major(const std::string& name) {
     return std::regex_match(name, match, pattern) ? match[1].str() : "";
 }
 
-// A CUDA library another wheel's build put beside the extension's own code
-// (torchvision.libs/libnvjpeg.4a0b5c81.so.13): its kernels are NVIDIA's, not
-// the extension's.
-bool is_vendored_nvidia_library(const std::string& path) {
-    static const std::regex pattern(
-        R"(lib(cudart|cublas|cublasLt|cufft\w*|curand|cusolver\w*|cusparse\w*|nvrtc\w*|nvJitLink|nvjpeg|npp\w*|)"
-        R"(cudnn\w*|nccl|nvToolsExt|cupti)[-.][0-9a-f]{8}\.so(\.\d+)*)");
-    return std::regex_match(fs::path(path).filename().string(), pattern);
-}
-
-bool is_shared_object(const std::string& path) {
-    std::string name = fs::path(path).filename().string();
-    return name.ends_with(".so") || name.find(".so.") != std::string::npos;
-}
-
 FrameworkExtension read_extension(const Distribution& dist) {
     FrameworkExtension out;
     out.name = dist.metadata.name;
     out.version = dist.metadata.version;
     std::string vendored_cudart;
     for (const std::string& path : dist.files) {
-        if (!is_shared_object(path)) continue;
+        if (!is_shared_library(path)) continue;
         std::string name = fs::path(path).filename().string();
         if (std::string major = cudart_major(name); !major.empty()) {
             vendored_cudart = major;
             continue;
         }
-        if (is_vendored_nvidia_library(path)) continue;
+        if (is_vendored_cuda_library(path)) continue;
         auto file = arch::MappedFile::open(path);
         if (!file) {
             out.problems.push_back(path + ": " + file.error());

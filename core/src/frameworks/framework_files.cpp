@@ -22,11 +22,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool is_shared_library(const std::string& path) {
-    std::string name = fs::path(path).filename().string();
-    return name.ends_with(".so") || name.find(".so.") != std::string::npos;
-}
-
 // The CUDA libraries a framework may bring or need (the driver's own,
 // libcuda and NVML, belong to the driver layer), by name.
 constexpr const char* kCudaLibraryNames =
@@ -36,13 +31,6 @@ constexpr const char* kCudaLibraryNames =
 bool is_cuda_library(const std::string& soname) {
     static const std::regex pattern(std::string("lib") + kCudaLibraryNames + R"(\.so\.\d+)");
     return std::regex_match(soname, pattern);
-}
-
-// One of those libraries carried in a wheel under auditwheel's hashed name
-// (libcusparseLt-f80c68d1.so.0, libcudnn-9f3c1a2b.so.8): not the framework's own code.
-bool is_vendored_cuda_library(const std::string& path) {
-    static const std::regex pattern(std::string("lib") + kCudaLibraryNames + R"(-[0-9a-f]{8}\.so(\.\d+)*)");
-    return std::regex_match(fs::path(path).filename().string(), pattern);
 }
 
 struct WheelFile {
@@ -446,6 +434,17 @@ void resolve_libraries(const ProbeContext& context, FrameworkInstall& install,
 }
 
 }  // namespace
+
+bool is_shared_library(const std::string& path) {
+    std::string name = fs::path(path).filename().string();
+    return name.ends_with(".so") || name.find(".so.") != std::string::npos;
+}
+
+bool is_vendored_cuda_library(const std::string& path) {
+    static const std::regex pattern(std::string("lib") + kCudaLibraryNames +
+                                    R"([-.][0-9a-f]{8}\.so(\.\d+)*)");
+    return std::regex_match(fs::path(path).filename().string(), pattern);
+}
 
 void read_framework_files(const ProbeContext& context, FrameworkInstall& install,
                           const std::vector<const Distribution*>& dists,
