@@ -225,7 +225,7 @@ BinaryDecision decide_binary(const BinaryListing& listing, const Target& target)
         }
         fold(decision.verdict, decision.image ? decision.image->target_name() : "", decision.reason);
     }
-    if (out.driver_refused && (out.native == 0 || out.native < out.driver_refused)) {
+    if (out.native < out.driver_refused) {
         // More refused than native, or nothing native: they decide. (cuDNN
         // 9.26's tensor-IR engines on CC 7.5: 1 native, 1 PTX ISA 9.4 only.)
         fold(Verdict::none, "", out.refused_reason);

@@ -1,7 +1,5 @@
 #include "diagnosis/framework_extension_rules.h"
 
-#include <filesystem>
-
 #include "diagnosis/image_verdicts.h"
 #include "frameworks/python_metadata.h"
 #include "probes/probes.h"
