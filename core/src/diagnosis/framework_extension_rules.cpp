@@ -12,15 +12,6 @@ std::string major_of(const std::string& cuda_version) {
     return cuda_version.substr(0, cuda_version.find('.'));
 }
 
-// The distribution whose version install.version is: "torch", "jaxlib".
-std::string install_primary_name(const FrameworkInstall& install) {
-    for (const std::string& distribution : install.distributions) {
-        std::string name = normalize_package_name(distribution.substr(0, distribution.find(' ')));
-        if (name == install.id || name == "jaxlib" || name == "onnxruntime-gpu") return name;
-    }
-    return install.id;
-}
-
 std::string extension_label(const FrameworkExtension& extension) {
     return extension.name + " " + extension.version;
 }
@@ -47,7 +38,7 @@ void check_extensions(const FrameworkInstall& install, const FrameworkTargets& t
         // Pinned to another release of the framework (torchvision 0.25 asks
         // for torch==2.10.0): its C++ extension is built against that
         // release's ABI and fails to import beside another.
-        if (extension.requires_name == install_primary_name(install) &&
+        if (extension.requires_name == install.distribution &&
             !meets_pin(install.version, extension.requires_specifier)) {
             worsen(Status::fail);
             std::string text = extension_label(extension) + " requires " + extension.requires_name +

@@ -56,7 +56,8 @@ struct FrameworkInstall {
     std::string id;    // "torch", "jax", ...; "torch-2" for a second install
     std::string name;  // "PyTorch"
     std::string version;
-    std::string environment;  // the environment's label
+    std::string distribution;  // the distribution `version` is of: "torch", "jaxlib"
+    std::string environment;   // the environment's label
     std::string site_dir;
     std::vector<std::string> distributions;  // "torch 2.5.1+cu124"
     bool cuda_build = false;

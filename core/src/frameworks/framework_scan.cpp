@@ -132,6 +132,7 @@ std::vector<FrameworkInstall> scan_frameworks(const ProbeContext& context,
                 if (dist->name == kind->id || dist->name == "jaxlib" || dist->name == "onnxruntime-gpu")
                     primary = dist;
             install.version = primary->metadata.version;
+            install.distribution = primary->name;
             for (const Distribution* dist : dists)
                 for (const Requirement& requirement : dist->metadata.requires_dist) {
                     // NVIDIA's wheels, and the framework's own parts (the PJRT
