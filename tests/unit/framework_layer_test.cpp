@@ -261,6 +261,17 @@ TEST_CASE("strata frameworks: packages built against the framework") {
         CHECK(contains(extensions["evidence"], "vision-ops 1.0 is built for CUDA 11"));
         CHECK(contains(extensions["remedy"], "release made for PyTorch 2.7.0+cu128"));
     }
+    SECTION("a shared object that cannot be read (a FIFO) warns and is named, never hangs") {
+        fs::path site = torch_site("fw-ext-fifo", "sm80_sm90.so", "12.8");
+        install(site, "fifo-ops", "1.0", {"torch"}, {"fifo_ops/_C.so"});
+        fs::create_directories(site / "fifo_ops");
+        REQUIRE(::mkfifo((site / "fifo_ops/_C.so").c_str(), 0600) == 0);
+        Run run = frameworks_json({"--site-packages", site.string(), "--sm", "9.0", "--driver", "580.65.06"});
+        const Json& extensions = check(run.report, "framework.extensions.torch");
+        CHECK(extensions["status"] == "warn");
+        CHECK(contains(extensions["summary"], "fifo-ops 1.0: 1 shared object(s) could not be read"));
+        CHECK(contains(extensions["summary"], "not a regular file"));
+    }
     SECTION("a package that needs the framework only for an extra, or ships no kernels, is not one") {
         fs::path site = torch_site("fw-ext-none", "sm80_sm90.so", "12.8");
         install(site, "helper", "1.0", {"torch; extra == \"gpu\""}, {"helper/_C.so"});

@@ -35,6 +35,13 @@ void check_extensions(const FrameworkInstall& install, const FrameworkTargets& t
                          ? ""
                          : "; CUDA " + extension.cuda_major + " (" + extension.cuda_evidence + ")");
         for (const std::string& problem : extension.problems) evidence += "\n  unreadable: " + problem;
+        // A file that could not be read is not a file that passed.
+        if (!extension.problems.empty()) {
+            worsen(Status::warn);
+            if (warning.empty())
+                warning = extension_label(extension) + ": " + std::to_string(extension.problems.size()) +
+                          " shared object(s) could not be read: " + extension.problems.front();
+        }
         // Pinned to another release of the framework (torchvision 0.25 asks
         // for torch==2.10.0): its C++ extension is built against that
         // release's ABI and fails to import beside another.
