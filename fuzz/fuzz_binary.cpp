@@ -4,10 +4,12 @@
 #include <cstdint>
 #include <string>
 
+#include "frameworks/framework_abi.h"
 #include "strata/arch/binary.h"
 #include "strata/arch/compatibility.h"
 #include "strata/arch/dynamic.h"
 #include "strata/arch/image_info.h"
+#include "strata/arch/symbols.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     using namespace strata::arch;
@@ -16,6 +18,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (auto elf = parse_elf(bytes)) {
         auto dynamic = read_dynamic(*elf);
         if (!dynamic && dynamic.error().empty()) __builtin_trap();
+        // The symbol table, as the extension check reads every package built on a framework.
+        auto symbols = read_dynamic_symbols(*elf);
+        if (!symbols && symbols.error().empty()) __builtin_trap();
+        if (symbols) {
+            auto inside = [](std::string_view part, std::string_view whole) {
+                return part.data() >= whole.data() &&
+                       part.data() + part.size() <= whole.data() + whole.size();
+            };
+            const strata::FrameworkAbi* torch = strata::framework_abi("torch");
+            size_t demangled = 0;
+            for (const DynamicSymbol& symbol : *symbols) {
+                if (symbol.name.empty() || !inside(symbol.name, bytes)) __builtin_trap();
+                std::string_view scope = strata::outermost_scope(symbol.name);
+                if (!scope.empty() && !inside(scope, symbol.name)) __builtin_trap();
+                (void)strata::is_framework_symbol(*torch, symbol.name);
+                if (demangled++ < 16) (void)strata::readable_symbol(symbol.name);
+            }
+        }
     }
     auto listing = read_binary(bytes);
     if (!listing) {

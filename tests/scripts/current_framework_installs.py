@@ -44,10 +44,16 @@ What each case guards against, found on these real installs:
 
 - A package built against the framework (torchvision) was not looked at: torchvision 0.25 (pinned
   to torch 2.10, CUDA 12) beside torch 2.15 (CUDA 13) went unsaid.
+- A package that asks only for "torch" (flash-attn does) and was built against another release
+  passed: its imports are now looked up in torch's symbol tables. torchvision 0.25 beside torch 2.3
+  imports symbols 2.3 does not export, and the dynamic loader itself (in a child Python, torch's
+  libraries preloaded) stops at one of the symbols strata names; beside torch 2.10, the release it
+  was made for, every import is exported.
 
 An install scripts/setup left out (it does so where the disk is too small, and says so) is
 named and left out here; with none of them the test exits 77 (skipped).
 """
+import glob
 import json
 import os
 import re
@@ -229,34 +235,135 @@ def torch_2_15(site):
     expect(extensions["status"] == "pass" and "torchvision 0.29.2" in extensions["summary"] and
            "CUDA 13 (_C_stable.so links libcudart.so.13)" in extensions["evidence"],
            f"torchvision 0.29.2 beside torch 2.15: built for it, native on CC 9.0 ({extensions['summary'][:160]})")
-    # torchvision 0.25.0 (for torch 2.10, CUDA 12.8) put beside it instead: both mismatches are said.
-    old_vision = installed(cache, "torchvision025")
-    if old_vision:
-        scratch = tempfile.mkdtemp(dir=cache)
-        try:
-            mixed = os.path.join(scratch, "site")
-            subprocess.run(["cp", "-al", site, mixed], check=True)
-            for entry in os.listdir(mixed):
-                if entry.startswith("torchvision"):
-                    shutil.rmtree(os.path.join(mixed, entry))
-            for entry in os.listdir(old_vision):
-                if entry.startswith("torchvision"):
-                    subprocess.run(["cp", "-al", os.path.join(old_vision, entry), mixed], check=True)
-            code, report = frameworks(mixed, "9.0", "580.95.05")
-            extensions = check(report, "framework.extensions.torch")
-            expect(code == 1 and extensions["status"] == "fail" and
-                   "torchvision 0.25.0 requires torch==2.10.0, but PyTorch 2.15.0 is installed" in extensions["summary"] and
-                   "torchvision 0.25.0 is built for CUDA 12 (_C.so links libcudart.so.12), PyTorch 2.15.0 for CUDA 13.2"
-                   in extensions["evidence"],
-                   f"torchvision 0.25.0 beside torch 2.15: the pin and the CUDA major are said ({extensions['summary'][:200]})")
-        finally:
-            shutil.rmtree(scratch)
+    # It binds through PyTorch's stable C interface (aoti_torch_*): every import is exported, and the
+    # dynamic loader agrees.
+    expect(re.search(r"imports \d+ symbol\(s\) of PyTorch 2\.15\.0's interface; it exports every one",
+                     extensions["evidence"]), "torchvision 0.29.2's imports from torch 2.15 are all exported")
+    for name in ("_C_stable.so", "image_stable.so"):
+        verdict = loader_verdict(site, os.path.join(site, "torchvision", name))
+        expect(verdict in ("loaded", None), f"the loader loads torchvision 0.29.2's {name} beside torch 2.15 ({verdict})")
     # Where it cannot run, it still fails: CC 7.0 (no sm_70 anywhere), and a CUDA 12.8 driver.
     code, report = frameworks(site, "7.0", "580.95.05")
     expect(code == 1 and check(report, "framework.architectures.torch")["status"] == "fail", "CC 7.0: torch 2.15 has no image")
     code, report = frameworks(site, "9.0", "570.86.15")
     expect(code == 1 and check(report, "framework.cuda_driver.torch")["status"] == "fail",
            "a CUDA 13.2 build on driver 570 (CUDA 12.8) fails framework.cuda_driver")
+
+
+# ---- torchvision 0.25.0 (made for torch 2.10, CUDA 12.8) beside other releases ----
+def loader_verdict(site, extension):
+    """What the dynamic loader says of one extension's shared object beside the torch of `site`:
+    "loaded", the "undefined symbol: X" it stops at, or None where this Python cannot load that torch
+    (libtorch_python of a cp312 wheel needs a newer Python's symbols). The libraries it links are loaded
+    first, globally, from torch/lib and the nvidia wheels, as `import torch` does."""
+    dynamic = subprocess.run(["readelf", "-d", extension], capture_output=True, text=True).stdout
+    program = ("import ctypes, os, sys\n"
+               "for path in sys.argv[2:]:\n"
+               "    try: ctypes.CDLL(path, os.RTLD_GLOBAL | os.RTLD_NOW)\n"
+               "    except OSError as error: print('unusable:', error); sys.exit(0)\n"
+               "try: ctypes.CDLL(sys.argv[1], os.RTLD_NOW); print('loaded')\n"
+               "except OSError as error: print(error)\n")
+    preload = []
+    for soname in re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", dynamic):
+        found = (glob.glob(os.path.join(site, "torch", "lib", soname)) +
+                 glob.glob(os.path.join(site, "nvidia", "**", soname), recursive=True))
+        preload += found[:1]
+    # In a child: a library's constructors must not outlive the check, and a crash is an answer too.
+    run = subprocess.run([sys.executable, "-c", program, extension] + preload, capture_output=True, text=True,
+                         timeout=300)
+    out = run.stdout.strip()
+    if out.startswith("unusable:"):
+        return None
+    if out == "loaded":
+        return out
+    match = re.search(r"undefined symbol: (\S+)", out)
+    return match.group(1) if match else f"error: {out or run.stderr.strip()[-300:]}"
+
+
+def extension_facts(report):
+    missing = fact(report, "framework.torch.extension_missing_symbols") or []
+    return {line.rsplit(": ", 1)[1] for line in missing}
+
+
+def mixed_site(base, vision, requirement=None):
+    """A scratch site: `base` with its torchvision (if any) replaced by `vision`'s, hard-linked. With
+    `requirement`, torchvision's METADATA asks for that instead of its pin ("torch", as flash-attn asks)."""
+    scratch = tempfile.mkdtemp(dir=cache)
+    mixed = os.path.join(scratch, "site")
+    subprocess.run(["cp", "-al", base, mixed], check=True)
+    for entry in os.listdir(mixed):
+        if entry.startswith("torchvision"):
+            shutil.rmtree(os.path.join(mixed, entry))
+    for entry in os.listdir(vision):
+        if entry.startswith("torchvision"):
+            subprocess.run(["cp", "-al", os.path.join(vision, entry), mixed], check=True)
+    if requirement:
+        metadata = next(os.path.join(mixed, e, "METADATA") for e in os.listdir(mixed)
+                        if e.startswith("torchvision") and e.endswith(".dist-info"))
+        with open(metadata) as f:
+            text = f.read()
+        text, count = re.subn(r"(?m)^Requires-Dist: torch ?\(?==[^;\n]*$", "Requires-Dist: " + requirement, text)
+        if count != 1:
+            raise RuntimeError(f"{metadata}: no pin on torch to replace")
+        os.unlink(metadata)  # a hard link: the installed original stays as it is
+        with open(metadata, "w") as f:
+            f.write(text)
+    return scratch, mixed
+
+
+def torchvision_0_25_beside_each_torch(vision):
+    extension_so = os.path.join(vision, "torchvision", "_C.so")
+    # Beside torch 2.15 (CUDA 13.2): the pin, the CUDA major and the missing symbols are all said.
+    site = installed(cache, "torch215")
+    if site:
+        scratch, mixed = mixed_site(site, vision)
+        try:
+            code, report = frameworks(mixed, "9.0", "580.95.05")
+            extensions = check(report, "framework.extensions.torch")
+            expect(code == 1 and extensions["status"] == "fail" and
+                   "torchvision 0.25.0 requires torch==2.10.0, but PyTorch 2.15.0 is installed" in extensions["summary"] and
+                   "torchvision 0.25.0 is built for CUDA 12 (_C.so links libcudart.so.12), PyTorch 2.15.0 for CUDA 13.2"
+                   in extensions["evidence"] and
+                   "torchvision 0.25.0 cannot be imported beside PyTorch 2.15.0" in extensions["evidence"],
+                   f"torchvision 0.25.0 beside torch 2.15: the pin, the CUDA major and the imports are said "
+                   f"({extensions['evidence'][:300]})")
+            expect("_ZN3c104cuda29c10_cuda_check_implementationEiPKcS2_jb" in extension_facts(report),
+                   "c10::cuda::c10_cuda_check_implementation, which torch 2.15 no longer exports, is named")
+        finally:
+            shutil.rmtree(scratch)
+    # Beside torch 2.10, the release it was made for: every import is exported.
+    site = installed(cache, "torch210")
+    if site:
+        scratch, mixed = mixed_site(site, vision)
+        try:
+            code, report = frameworks(mixed, "9.0", "580.95.05")
+            extensions = check(report, "framework.extensions.torch")
+            expect(extensions["status"] == "pass" and
+                   re.search(r"imports \d+ symbol\(s\) of PyTorch 2\.10\.0's interface; it exports every one",
+                             extensions["evidence"]),
+                   f"torchvision 0.25.0 beside torch 2.10, its own release: passes ({extensions['summary'][:200]})")
+        finally:
+            shutil.rmtree(scratch)
+    # Beside torch 2.3 (CUDA 12.1), asking only for "torch" as flash-attn does: nothing but the
+    # symbols tells, and the dynamic loader stops at one strata names.
+    site = installed(cache, "torch23")
+    if site:
+        scratch, mixed = mixed_site(site, vision, requirement="torch")
+        try:
+            code, report = frameworks(mixed, "9.0", "580.95.05")
+            extensions = check(report, "framework.extensions.torch")
+            missing = extension_facts(report)
+            expect(code == 1 and extensions["status"] == "fail" and
+                   extensions["summary"].startswith("torchvision 0.25.0 cannot be imported beside PyTorch 2.3.0") and
+                   "pip install --no-build-isolation" in extensions["remedy"] and len(missing) > 1,
+                   f"torchvision 0.25.0 (unpinned) beside torch 2.3: fails on its imports ({extensions['summary'][:300]})")
+            for name in ("_C.so", "image.so"):
+                verdict = loader_verdict(site, os.path.join(mixed, "torchvision", name))
+                expect(verdict is None or verdict in missing,
+                       f"the loader refuses torchvision 0.25.0's {name} beside torch 2.3 at a symbol strata names "
+                       f"({verdict})")
+        finally:
+            shutil.rmtree(scratch)
 
 
 # ---- jax[cuda12] 0.10.2 and tensorflow[and-cuda] 2.21.0, one environment -------
@@ -358,6 +465,10 @@ for name, case in cases:
     if site:
         case(site)
         ran += 1
+vision = installed(cache, "torchvision025")
+if vision:
+    torchvision_0_25_beside_each_torch(vision)
+    ran += 1
 if not ran:
     print("SKIPPED: none of today's framework installs is in .cache/frameworks (run scripts/setup --test)")
     sys.exit(77)

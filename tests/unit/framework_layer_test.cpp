@@ -261,6 +261,72 @@ TEST_CASE("strata frameworks: packages built against the framework") {
         CHECK(contains(extensions["evidence"], "vision-ops 1.0 is built for CUDA 11"));
         CHECK(contains(extensions["remedy"], "release made for PyTorch 2.7.0+cu128"));
     }
+    // torch whose libc10.so is the interface of `api` ("new" or "old", the
+    // older also exporting what the newer dropped; "" for none) beside a
+    // package built against the `built_for` release, asking for `requirement`.
+    auto site_with_api = [](const std::string& name, const std::string& api, const std::string& built_for,
+                            const std::string& requirement) {
+        fs::path site = torch_site(name, "sm80_sm90.so", "12.8");
+        std::vector<std::string> torch_files = {"torch/__init__.py", "torch/version.py",
+                                                "torch/lib/libtorch_cuda.so", "torch/lib/libtorch_cpu.so"};
+        if (!api.empty()) {
+            torch_files.push_back("torch/lib/libc10.so");
+            copy(fixtures + "/api_" + api + "/libc10.so", site / "torch/lib/libc10.so");
+        }
+        install(site, "torch", "2.7.0+cu128", {}, torch_files);
+        install(site, "ext-ops", "1.0", {requirement}, {"ext_ops/_C.so"});
+        copy(fixtures + "/extension_for_" + built_for + ".so", site / "ext_ops/_C.so");
+        return site;
+    };
+    SECTION("every symbol it imports from the framework is exported: said, and passes") {
+        fs::path site = site_with_api("fw-ext-abi-ok", "new", "new", "torch");
+        Run run = frameworks_json({"--site-packages", site.string(), "--sm", "9.0", "--driver", "580.65.06"});
+        const Json& extensions = check(run.report, "framework.extensions.torch");
+        CHECK(extensions["status"] == "pass");
+        CHECK(contains(extensions["evidence"],
+                       "imports 2 symbol(s) of PyTorch 2.7.0+cu128's interface; it exports every one"));
+        CHECK(run.report["environment"]["framework.torch.extensions"]["value"] ==
+              Json::array({"ext-ops 1.0: 1 file(s) with device code, imports 2 framework symbol(s)"}));
+        CHECK(!run.report["environment"].contains("framework.torch.extension_missing_symbols"));
+    }
+    SECTION("built against a release that exported a symbol this one does not: fails, the symbol named") {
+        fs::path site = site_with_api("fw-ext-abi-stale", "new", "old", "torch");
+        Run run = frameworks_json({"--site-packages", site.string(), "--sm", "9.0", "--driver", "580.65.06"});
+        const Json& extensions = check(run.report, "framework.extensions.torch");
+        CHECK(run.exit_code == 1);
+        CHECK(extensions["status"] == "fail");
+        CHECK(extensions["summary"] ==
+              "ext-ops 1.0 cannot be imported beside PyTorch 2.7.0+cu128: it imports a symbol PyTorch "
+              "2.7.0+cu128 "
+              "does not export, first _C.so: c10::cuda::c10_cuda_check_implementation(int, char const*, char "
+              "const*, unsigned int, bool) (undefined symbol: "
+              "_ZN3c104cuda29c10_cuda_check_implementationEiPKcS2_jb): "
+              "it was built against another release");
+        CHECK(contains(extensions["remedy"],
+                       "pip install --no-build-isolation --no-cache-dir --force-reinstall ext-ops"));
+        CHECK(run.report["environment"]["framework.torch.extension_missing_symbols"]["value"] ==
+              Json::array({"ext-ops 1.0: _C.so: _ZN3c104cuda29c10_cuda_check_implementationEiPKcS2_jb"}));
+    }
+    SECTION("pinned to another release whose interface it finds whole: a warning, not a failure") {
+        fs::path site = site_with_api("fw-ext-abi-pin", "old", "new", "torch==2.6.0");
+        Run run = frameworks_json({"--site-packages", site.string(), "--sm", "9.0", "--driver", "580.65.06"});
+        const Json& extensions = check(run.report, "framework.extensions.torch");
+        CHECK(run.exit_code == 0);
+        CHECK(extensions["status"] == "warn");
+        CHECK(extensions["summary"] ==
+              "ext-ops 1.0 requires torch==2.6.0, but PyTorch 2.7.0+cu128 is installed: every symbol it "
+              "imports "
+              "from it is exported, so it loads, but it was built and tested against another release");
+        CHECK(extensions["remedy"] == "install the ext-ops release made for PyTorch 2.7.0+cu128");
+    }
+    SECTION("linking a library of the framework's that is not installed: fails, the library named") {
+        fs::path site = site_with_api("fw-ext-abi-nolib", "", "new", "torch");
+        Run run = frameworks_json({"--site-packages", site.string(), "--sm", "9.0", "--driver", "580.65.06"});
+        const Json& extensions = check(run.report, "framework.extensions.torch");
+        CHECK(extensions["status"] == "fail");
+        CHECK(contains(extensions["summary"], "_C.so needs libc10.so, which is not installed"));
+        CHECK(contains(extensions["summary"], "it imports 2 symbols PyTorch 2.7.0+cu128 does not export"));
+    }
     SECTION("a shared object that cannot be read (a FIFO) warns and is named, never hangs") {
         fs::path site = torch_site("fw-ext-fifo", "sm80_sm90.so", "12.8");
         install(site, "fifo-ops", "1.0", {"torch"}, {"fifo_ops/_C.so"});

@@ -1,6 +1,7 @@
 #include "diagnosis/framework_extension_rules.h"
 
 #include "diagnosis/image_verdicts.h"
+#include "frameworks/framework_abi.h"
 #include "frameworks/python_metadata.h"
 #include "probes/probes.h"
 
@@ -14,6 +15,37 @@ std::string major_of(const std::string& cuda_version) {
 
 std::string extension_label(const FrameworkExtension& extension) {
     return extension.name + " " + extension.version;
+}
+
+// A demangled template signature can run to a thousand characters: the
+// evidence keeps its start (the name), the fact keeps the whole mangled name.
+std::string shortened(std::string text) {
+    constexpr size_t limit = 160;
+    if (text.size() > limit) text = text.substr(0, limit - 3) + "...";
+    return text;
+}
+
+// "_C.so needs libtorch_cuda.so, which is not installed; it imports 12
+// symbols PyTorch 2.5.1 does not export, first _C.so: c10::cuda::SetDevice(int)
+// (undefined symbol: _ZN3c104cuda9SetDeviceEi): ...".
+std::string missing_imports_text(const FrameworkExtension& extension, const std::string& framework) {
+    std::string text;
+    if (!extension.missing_libraries.empty()) {
+        const MissingImport& first = extension.missing_libraries.front();
+        text = first.file + " needs " + first.name + ", which is not installed";
+        if (extension.missing_libraries.size() > 1)
+            text += " (and " + std::to_string(extension.missing_libraries.size() - 1) + " more)";
+    }
+    if (!extension.missing_symbols.empty()) {
+        const MissingImport& first = extension.missing_symbols.front();
+        size_t count = extension.missing_symbols.size();
+        text += (text.empty() ? "" : "; ") +
+                std::string(count == 1 ? "it imports a symbol " : "it imports ") +
+                (count == 1 ? "" : std::to_string(count) + " symbols ") + framework +
+                " does not export, first " + first.file + ": " + readable_symbol(first.name) +
+                " (undefined symbol: " + first.name + "): it was built against another release";
+    }
+    return text;
 }
 
 }  // namespace
@@ -44,19 +76,59 @@ void check_extensions(const FrameworkInstall& install, const FrameworkTargets& t
         }
         // Pinned to another release of the framework (torchvision 0.25 asks
         // for torch==2.10.0): its C++ extension is built against that
-        // release's ABI and fails to import beside another.
+        // release's ABI. Where its imports were looked up and every one is
+        // exported (a patch release), it loads: the pin is a warning. Where
+        // they could not be looked up, it most likely fails to import.
+        bool imports_verified = extension.framework_imports > 0 && extension.missing_symbols.empty() &&
+                                extension.missing_libraries.empty();
         if (extension.requires_name == install.distribution &&
             !meets_pin(install.version, extension.requires_specifier)) {
-            worsen(Status::fail);
             std::string text = extension_label(extension) + " requires " + extension.requires_name +
-                               extension.requires_specifier + ", but " + framework +
-                               " is installed: its compiled code is built against another release and fails "
-                               "to import (undefined symbols)";
+                               extension.requires_specifier + ", but " + framework + " is installed";
+            std::string fix = "install the " + extension.name + " release made for " + framework;
+            if (imports_verified) {
+                worsen(Status::warn);
+                text +=
+                    ": every symbol it imports from it is exported, so it loads, but it was built and "
+                    "tested against another release";
+                evidence += "\n  warn: " + text;
+                if (warning.empty()) warning = text;
+                if (remedy.empty()) remedy = fix;
+            } else {
+                worsen(Status::fail);
+                text += extension.missing_symbols.empty() && extension.missing_libraries.empty()
+                            ? ": its compiled code is built against another release and most likely fails to "
+                              "import (undefined symbols)"
+                            : ": its compiled code is built against another release and fails to import";
+                evidence += "\n  fail: " + text;
+                if (failure.empty()) {
+                    failure = text;
+                    remedy = fix;
+                }
+            }
+        }
+        // Imports the framework does not export: Python's import of that
+        // file fails with "undefined symbol", whatever its pin says
+        // (flash-attn asks only for "torch").
+        if (!extension.missing_symbols.empty() || !extension.missing_libraries.empty()) {
+            worsen(Status::fail);
+            std::string text = extension_label(extension) + " cannot be imported beside " + framework + ": " +
+                               missing_imports_text(extension, framework);
             evidence += "\n  fail: " + text;
+            // The rest, a few at a time: enough to search for, not a symbol table.
+            for (size_t i = 1; i < extension.missing_symbols.size() && i < 5; ++i)
+                evidence += "\n    also: " + extension.missing_symbols[i].file + ": " +
+                            shortened(readable_symbol(extension.missing_symbols[i].name));
             if (failure.empty()) {
                 failure = text;
-                remedy = "install the " + extension.name + " release made for " + framework;
+                remedy = "install the " + extension.name + " build made for " + framework +
+                         ", or rebuild it against it (pip install --no-build-isolation --no-cache-dir "
+                         "--force-reinstall " +
+                         extension.name + ")";
             }
+        } else if (extension.framework_imports > 0) {
+            evidence += "\n  imports " + std::to_string(extension.framework_imports) + " symbol(s) of " +
+                        framework + "'s interface; it exports every one";
         }
         // Built for another CUDA major: it links a runtime the framework does
         // not bring, and torchvision refuses it outright ("PyTorch and

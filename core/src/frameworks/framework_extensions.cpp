@@ -2,13 +2,17 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <regex>
+#include <set>
 
+#include "frameworks/framework_abi.h"
 #include "frameworks/framework_files.h"
 #include "strata/arch/dynamic.h"
 #include "strata/arch/elf.h"
 #include "strata/arch/fatbin.h"
 #include "strata/arch/mapped_file.h"
+#include "strata/arch/symbols.h"
 
 namespace strata {
 
@@ -33,8 +37,53 @@ std::string cudart_major(const std::string& name) {
     return std::regex_match(name, match, pattern) ? match[1].str() : "";
 }
 
-FrameworkExtension read_extension(const Distribution& dist) {
-    FrameworkExtension out;
+bool starts_with(const std::string& text, std::string_view prefix) {
+    return text.rfind(prefix, 0) == 0;
+}
+
+// What every package built on the framework, and the framework itself, puts
+// at the others' disposal: the interface symbols they define, and the file
+// names of their shared objects (what a DT_NEEDED entry is matched against).
+struct Provided {
+    std::set<std::string> symbols;
+    std::set<std::string> file_names;
+};
+
+// One package as read: the extension, and what it imports from the framework.
+struct ExtensionReading {
+    FrameworkExtension extension;
+    std::map<std::string, std::string> imports;   // symbol -> the first file of it importing it
+    std::vector<MissingImport> framework_needed;  // framework sonames its files link
+};
+
+// The framework-interface symbols one shared object imports and exports, and
+// the framework libraries it links.
+void read_interface(const FrameworkAbi& abi, const arch::ElfFile& elf, const std::string& file_name,
+                    ExtensionReading& reading, Provided& provided) {
+    auto symbols = arch::read_dynamic_symbols(elf);
+    if (!symbols) {
+        reading.extension.problems.push_back(file_name + ": " + symbols.error());
+        return;
+    }
+    for (const arch::DynamicSymbol& symbol : *symbols) {
+        if (!is_framework_symbol(abi, symbol.name)) continue;
+        if (symbol.defined)
+            provided.symbols.emplace(symbol.name);
+        else if (!symbol.weak)  // an unresolved weak reference is left null, not refused
+            reading.imports.emplace(symbol.name, file_name);
+    }
+    if (auto dynamic = arch::read_dynamic(elf))
+        for (const std::string& needed : dynamic->needed)
+            for (std::string_view stem : abi.library_stems)
+                if (starts_with(needed, stem)) {
+                    reading.framework_needed.push_back({file_name, needed});
+                    break;
+                }
+}
+
+ExtensionReading read_extension(const Distribution& dist, const FrameworkAbi* abi, Provided& provided) {
+    ExtensionReading reading;
+    FrameworkExtension& out = reading.extension;
     out.name = dist.metadata.name;
     out.version = dist.metadata.version;
     std::string vendored_cudart;
@@ -57,16 +106,18 @@ FrameworkExtension read_extension(const Distribution& dist) {
             out.problems.push_back(path + ": " + elf.error());
             continue;
         }
+        provided.file_names.insert(name);
+        if (abi) read_interface(*abi, *elf, name, reading, provided);
         arch::FatbinScan scan = arch::scan_elf(*elf);
         bool has_code =
             std::any_of(scan.images.begin(), scan.images.end(), [](const arch::FatbinImage& image) {
                 return image.kind == arch::ImageKind::sass || image.kind == arch::ImageKind::ptx;
             });
-        if (!has_code) continue;
         if (file->changed_while_read()) {
             out.problems.push_back(path + ": the file was truncated while it was read");
             continue;
         }
+        if (!has_code) continue;
         out.device_code_files.push_back(path);
         if (!out.cuda_major.empty()) continue;
         if (auto dynamic = arch::read_dynamic(*elf))
@@ -82,26 +133,100 @@ FrameworkExtension read_extension(const Distribution& dist) {
         out.cuda_evidence = "its wheel carries the CUDA " + vendored_cudart + " runtime";
     }
     std::sort(out.device_code_files.begin(), out.device_code_files.end());
-    return out;
+    return reading;
+}
+
+// Marks which of `wanted` the framework's own shared objects export. Returns
+// the files that could not be read: with one of them unread, a symbol not
+// found may still be there, so nothing is called missing.
+std::vector<std::string> read_framework_exports(const FrameworkAbi& abi,
+                                                const std::vector<const Distribution*>& framework,
+                                                const std::set<std::string>& wanted, Provided& provided) {
+    std::vector<std::string> unread;
+    for (const Distribution* dist : framework)
+        for (const std::string& path : dist->files) {
+            if (!is_shared_library(path)) continue;
+            auto file = arch::MappedFile::open(path);
+            if (!file) {
+                unread.push_back(path + ": " + file.error());
+                continue;
+            }
+            if (!arch::looks_like_elf(file->bytes())) continue;
+            provided.file_names.insert(fs::path(path).filename().string());
+            if (wanted.empty()) continue;  // only the file names are needed
+            auto elf = arch::parse_elf(file->bytes());
+            auto symbols = elf ? arch::read_dynamic_symbols(*elf)
+                               : arch::Expected<std::vector<arch::DynamicSymbol>>(arch::Error{elf.error()});
+            if (!symbols) {
+                unread.push_back(path + ": " + symbols.error());
+                continue;
+            }
+            std::vector<std::string> found;
+            for (const arch::DynamicSymbol& symbol : *symbols)
+                if (symbol.defined && is_framework_symbol(abi, symbol.name)) {
+                    std::string name(symbol.name);
+                    if (wanted.count(name)) found.push_back(std::move(name));
+                }
+            if (file->changed_while_read()) {
+                unread.push_back(path + ": the file was truncated while it was read");
+                continue;
+            }
+            provided.symbols.insert(found.begin(), found.end());
+        }
+    return unread;
 }
 
 }  // namespace
 
-std::vector<FrameworkExtension> read_framework_extensions(const std::vector<std::string>& framework_names,
+std::vector<FrameworkExtension> read_framework_extensions(const std::string& framework_id,
+                                                          const std::vector<const Distribution*>& framework,
+                                                          const std::vector<std::string>& framework_names,
                                                           const std::vector<Distribution>& all) {
-    std::vector<FrameworkExtension> out;
+    const FrameworkAbi* abi = framework_abi(framework_id);
+    Provided provided;
+    std::vector<ExtensionReading> readings;
     for (const Distribution& dist : all) {
         if (classify_distribution(dist.name) || dist.name.rfind("nvidia-", 0) == 0) continue;
         const Requirement* requirement = framework_requirement(dist, framework_names);
         if (!requirement) continue;
-        if (std::any_of(out.begin(), out.end(),
-                        [&](const FrameworkExtension& seen) { return seen.name == dist.metadata.name; }))
+        if (std::any_of(readings.begin(), readings.end(), [&](const ExtensionReading& seen) {
+                return seen.extension.name == dist.metadata.name;
+            }))
             continue;  // a second copy further down the path is shadowed, as imports are
-        FrameworkExtension extension = read_extension(dist);
-        extension.requires_name = requirement->name;
-        extension.requires_specifier = requirement->specifier;
-        if (!extension.device_code_files.empty() || !extension.problems.empty())
-            out.push_back(std::move(extension));
+        // Every package built on the framework is read, with device code or
+        // without: one may export what another imports.
+        ExtensionReading reading = read_extension(dist, abi, provided);
+        reading.extension.requires_name = requirement->name;
+        reading.extension.requires_specifier = requirement->specifier;
+        readings.push_back(std::move(reading));
+    }
+    auto reported = [](const ExtensionReading& reading) {
+        return !reading.extension.device_code_files.empty() || !reading.extension.problems.empty();
+    };
+    std::vector<std::string> unread;
+    if (abi && std::any_of(readings.begin(), readings.end(), reported)) {
+        std::set<std::string> wanted;
+        for (const ExtensionReading& reading : readings)
+            if (reported(reading))
+                for (const auto& [symbol, file] : reading.imports)
+                    if (!provided.symbols.count(symbol)) wanted.insert(symbol);
+        unread = read_framework_exports(*abi, framework, wanted, provided);
+    }
+    std::vector<FrameworkExtension> out;
+    for (ExtensionReading& reading : readings) {
+        if (!reported(reading)) continue;
+        FrameworkExtension& extension = reading.extension;
+        extension.framework_imports = reading.imports.size();
+        if (!unread.empty() && !reading.imports.empty()) {
+            extension.problems.push_back("its imports from the framework were not checked: " +
+                                         unread.front());
+        } else {
+            for (const auto& [symbol, file] : reading.imports)
+                if (!provided.symbols.count(symbol)) extension.missing_symbols.push_back({file, symbol});
+            for (const MissingImport& needed : reading.framework_needed)
+                if (!provided.file_names.count(needed.name)) extension.missing_libraries.push_back(needed);
+        }
+        out.push_back(std::move(extension));
     }
     return out;
 }

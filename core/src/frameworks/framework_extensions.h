@@ -13,8 +13,13 @@ namespace strata {
 
 // Every distribution of `all` that requires one of `framework_names` (the
 // framework's own distributions, normalised) without an extra, is not part
-// of a framework itself, and ships a shared object with SASS or PTX.
-std::vector<FrameworkExtension> read_framework_extensions(const std::vector<std::string>& framework_names,
+// of a framework itself, and ships a shared object with SASS or PTX. Where
+// strata knows the framework's interface (framework_abi.h), each one's
+// imports from it are looked up in what `framework` (the framework's own
+// distributions) and the other packages built on it export.
+std::vector<FrameworkExtension> read_framework_extensions(const std::string& framework_id,
+                                                          const std::vector<const Distribution*>& framework,
+                                                          const std::vector<std::string>& framework_names,
                                                           const std::vector<Distribution>& all);
 
 }  // namespace strata

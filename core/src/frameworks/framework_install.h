@@ -38,6 +38,12 @@ struct LibraryNeed {
     std::string built_for_cuda, built_for_evidence;
 };
 
+// Something a package's shared object needs and nothing installed provides.
+struct MissingImport {
+    std::string file;  // the package's file that needs it
+    std::string name;  // the symbol (mangled) or the soname
+};
+
 // A package built against the framework (torchvision, vllm, flash-attn):
 // it requires the framework's distribution and ships its own device code.
 struct FrameworkExtension {
@@ -49,7 +55,13 @@ struct FrameworkExtension {
     // The CUDA major it was built for, from the runtime it links or vendors
     // ("13"), and how that is known ("_C_stable.so links libcudart.so.13"); "" unknown.
     std::string cuda_major, cuda_evidence;
-    std::vector<std::string> problems;  // files that could not be read
+    // Its imports from the framework (frameworks/framework_abi.h), checked
+    // against what the framework's libraries (and the other packages built
+    // on it) export. Each missing one fails Python's import of the file.
+    size_t framework_imports = 0;                  // distinct symbols of the framework's interface it imports
+    std::vector<MissingImport> missing_symbols;    // mangled, as the loader would print them
+    std::vector<MissingImport> missing_libraries;  // framework sonames it needs that are not installed
+    std::vector<std::string> problems;             // files that could not be read
 };
 
 struct FrameworkInstall {

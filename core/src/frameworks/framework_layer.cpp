@@ -11,6 +11,17 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// ", imports 1204 framework symbol(s), 3 not exported"; "" when it imports none.
+std::string imports_summary(const FrameworkExtension& extension) {
+    if (extension.framework_imports == 0 && extension.missing_libraries.empty()) return "";
+    std::string text = ", imports " + std::to_string(extension.framework_imports) + " framework symbol(s)";
+    if (!extension.missing_symbols.empty())
+        text += ", " + std::to_string(extension.missing_symbols.size()) + " not exported";
+    if (!extension.missing_libraries.empty())
+        text += ", needs " + std::to_string(extension.missing_libraries.size()) + " missing librar(y/ies)";
+    return text;
+}
+
 void add_framework_facts(const std::vector<PythonEnvironment>& environments,
                          const std::vector<FrameworkInstall>& installs, Report& report) {
     std::vector<std::string> described;
@@ -74,8 +85,21 @@ void add_framework_facts(const std::vector<PythonEnvironment>& environments,
                 extensions.push_back(extension.name + " " + extension.version + ": " +
                                      std::to_string(extension.device_code_files.size()) +
                                      " file(s) with device code" +
-                                     (extension.cuda_major.empty() ? "" : ", CUDA " + extension.cuda_major));
-            fact("extensions", Json(extensions), "packages requiring it (METADATA) and arch/");
+                                     (extension.cuda_major.empty() ? "" : ", CUDA " + extension.cuda_major) +
+                                     imports_summary(extension));
+            fact("extensions", Json(extensions),
+                 "packages requiring it (METADATA), arch/, and their .dynsym against the framework's");
+            // Every import that fails, mangled as the loader prints it: what
+            // a user searches for, and what a test compares with the loader.
+            std::vector<std::string> missing;
+            for (const FrameworkExtension& extension : install.extensions)
+                for (const MissingImport& import : extension.missing_symbols)
+                    if (missing.size() < 200)
+                        missing.push_back(extension.name + " " + extension.version + ": " + import.file +
+                                          ": " + import.name);
+            if (!missing.empty())
+                fact("extension_missing_symbols", Json(missing),
+                     "the extensions' .dynsym against the framework's (the first 200)");
         }
     }
 }
