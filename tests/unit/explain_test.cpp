@@ -555,6 +555,18 @@ TEST_CASE("extensions and engines built for another PyTorch, CUDA, TensorRT or G
     }
     // An unmangled C function of the same shape is not PyTorch's C++ API.
     CHECK(explain_text("undefined symbol: c10_helper", false).cause->id != "loader.torch_abi_symbol");
+    // Its vtables, thunks and stable C shim are (framework_abi.h, shared with `strata frameworks`).
+    for (std::string_view symbol :
+         {"_ZTVN3c1010TensorImplE", "_ZThn16_N5torch8autograd12CppNode_baseD1Ev", "aoti_torch_aten_narrow"}) {
+        INFO(symbol);
+        Explanation explained =
+            explain_text("ImportError: /opt/venv/lib/python3.12/site-packages/ext/_C.so: undefined symbol: " +
+                             std::string(symbol),
+                         false);
+        REQUIRE(explained.cause);
+        CHECK(explained.cause->id == "loader.torch_abi_symbol");
+        CHECK(explained.cause->meaning.find("`strata frameworks` names every symbol") != std::string::npos);
+    }
 }
 
 TEST_CASE("CPU-only builds, absent toolkits and a kubelet that lost its GPUs are named") {

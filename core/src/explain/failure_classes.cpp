@@ -81,7 +81,9 @@ std::vector<FailureClass> build_classes() {
          "a CUDA library the program needs is missing, or a different build of it was loaded",
          {framework_libraries, library_layer, duplicates},
          {"ldconfig -p | grep -E 'cudart|cublas|cudnn|nccl|nvrtc|nvJitLink'", "pip list | grep nvidia-",
-          "ldd <the failing library> | grep 'not found'"}},
+          "ldd <the failing library> | grep 'not found'",
+          "strata frameworks --python <the program's python> (each framework's libraries, and each "
+          "package built on one against the framework's exports)"}},
         {"nccl_or_cudnn_version_mismatch",
          "the NCCL or cuDNN that was loaded is not the one the program was built against",
          {framework_libraries, library_layer, duplicates},

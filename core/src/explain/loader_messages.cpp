@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "explain/text_lines.h"
+#include "frameworks/framework_abi.h"
 
 namespace strata {
 
@@ -113,14 +114,14 @@ void undefined_symbol(std::string_view symbol, std::string_view line_lower, std:
             "loader.nccl_symbol", "nccl_or_cudnn_version_mismatch", Layer::library, 84, matched,
             name + " is an NCCL function the loaded libnccl lacks: an older NCCL than the "
                    "program was built against was loaded"));
-    } else if (symbol.starts_with("_ZN3c10") || symbol.starts_with("_ZNK3c10") ||
-               symbol.starts_with("_ZN2at") || symbol.starts_with("_ZNK2at") ||
-               symbol.starts_with("_ZN5torch") || symbol.starts_with("_ZNK5torch")) {
-        // c10::, at::, torch:: - PyTorch's own C++ API, which changes between releases.
-        out.push_back(loader_finding("loader.torch_abi_symbol", "missing_or_mismatched_shared_library",
-                                     Layer::library, 80, matched,
-                                     name + " is part of PyTorch's C++ API: this extension was built against "
-                                            "another PyTorch release; install (or rebuild) it for this one"));
+    } else if (is_framework_symbol(*framework_abi("torch"), symbol)) {
+        // c10::, at::, torch:: (and their vtables, thunks, the C shim) -
+        // PyTorch's own interface, which changes between releases.
+        out.push_back(loader_finding(
+            "loader.torch_abi_symbol", "missing_or_mismatched_shared_library", Layer::library, 80, matched,
+            name + " is part of PyTorch's C++ API: this extension was built against another PyTorch release; "
+                   "install (or rebuild) it for this one (`strata frameworks` names every symbol each "
+                   "installed package imports that this PyTorch lacks)"));
     } else if (symbol.starts_with("cudnn")) {
         out.push_back(loader_finding("loader.cudnn_symbol", "nccl_or_cudnn_version_mismatch", Layer::library,
                                      84, matched, name + " is a cuDNN function the loaded libcudnn lacks"));
