@@ -79,8 +79,8 @@ void check_extensions(const FrameworkInstall& install, const FrameworkTargets& t
         // release's ABI. Where its imports were looked up and every one is
         // exported (a patch release), it loads: the pin is a warning. Where
         // they could not be looked up, it most likely fails to import.
-        bool imports_verified = extension.framework_imports > 0 && extension.missing_symbols.empty() &&
-                                extension.missing_libraries.empty();
+        bool imports_missing = !extension.missing_symbols.empty() || !extension.missing_libraries.empty();
+        bool imports_verified = extension.framework_imports > 0 && !imports_missing;
         if (extension.requires_name == install.distribution &&
             !meets_pin(install.version, extension.requires_specifier)) {
             std::string text = extension_label(extension) + " requires " + extension.requires_name +
@@ -96,10 +96,10 @@ void check_extensions(const FrameworkInstall& install, const FrameworkTargets& t
                 if (remedy.empty()) remedy = fix;
             } else {
                 worsen(Status::fail);
-                text += extension.missing_symbols.empty() && extension.missing_libraries.empty()
-                            ? ": its compiled code is built against another release and most likely fails to "
-                              "import (undefined symbols)"
-                            : ": its compiled code is built against another release and fails to import";
+                text += imports_missing
+                            ? ": its compiled code is built against another release and fails to import"
+                            : ": its compiled code is built against another release and most likely fails to "
+                              "import (undefined symbols)";
                 evidence += "\n  fail: " + text;
                 if (failure.empty()) {
                     failure = text;
@@ -110,7 +110,7 @@ void check_extensions(const FrameworkInstall& install, const FrameworkTargets& t
         // Imports the framework does not export: Python's import of that
         // file fails with "undefined symbol", whatever its pin says
         // (flash-attn asks only for "torch").
-        if (!extension.missing_symbols.empty() || !extension.missing_libraries.empty()) {
+        if (imports_missing) {
             worsen(Status::fail);
             std::string text = extension_label(extension) + " cannot be imported beside " + framework + ": " +
                                missing_imports_text(extension, framework);

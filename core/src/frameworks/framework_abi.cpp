@@ -9,10 +9,6 @@ namespace strata {
 
 namespace {
 
-bool starts_with(std::string_view text, std::string_view prefix) {
-    return text.substr(0, prefix.size()) == prefix;
-}
-
 // Skips "<digits>_" (a call offset's number, "n8_" also negative); false when malformed.
 bool skip_number(std::string_view& text) {
     if (!text.empty() && text[0] == 'n') text.remove_prefix(1);
@@ -41,25 +37,25 @@ const FrameworkAbi* framework_abi(const std::string& framework_id) {
 }
 
 std::string_view outermost_scope(std::string_view name) {
-    if (!starts_with(name, "_Z")) return {};
+    if (!name.starts_with("_Z")) return {};
     name.remove_prefix(2);
     // Special names wrap another name or encoding; a local name is scoped by
     // the function it is declared in. Each step consumes input, and the
     // count bounds the loop on hostile input.
     for (int step = 0; step < 16; ++step) {
-        if (starts_with(name, "TV") || starts_with(name, "TT") || starts_with(name, "TI") ||
-            starts_with(name, "TS") || starts_with(name, "TH") || starts_with(name, "TW") ||
-            starts_with(name, "GV") || starts_with(name, "GR")) {
+        if (name.starts_with("TV") || name.starts_with("TT") || name.starts_with("TI") ||
+            name.starts_with("TS") || name.starts_with("TH") || name.starts_with("TW") ||
+            name.starts_with("GV") || name.starts_with("GR")) {
             name.remove_prefix(2);
-        } else if (starts_with(name, "Th")) {  // non-virtual thunk: Th <offset> _ <encoding>
+        } else if (name.starts_with("Th")) {  // non-virtual thunk: Th <offset> _ <encoding>
             name.remove_prefix(2);
             if (!skip_number(name)) return {};
-        } else if (starts_with(name, "Tv")) {  // virtual thunk: Tv <offset> _ <vcall offset> _ <encoding>
+        } else if (name.starts_with("Tv")) {  // virtual thunk: Tv <offset> _ <vcall offset> _ <encoding>
             name.remove_prefix(2);
             if (!skip_number(name) || !skip_number(name)) return {};
-        } else if (starts_with(name, "Z")) {  // local name: Z <function encoding> E <entity>
+        } else if (name.starts_with("Z")) {  // local name: Z <function encoding> E <entity>
             name.remove_prefix(1);
-        } else if (starts_with(name, "N")) {  // nested: N [CV-qualifiers] [ref-qualifier] <prefix> ... E
+        } else if (name.starts_with("N")) {  // nested: N [CV-qualifiers] [ref-qualifier] <prefix> ... E
             name.remove_prefix(1);
             while (!name.empty() &&
                    (name[0] == 'r' || name[0] == 'V' || name[0] == 'K' || name[0] == 'R' || name[0] == 'O'))
@@ -69,7 +65,7 @@ std::string_view outermost_scope(std::string_view name) {
             break;
         }
     }
-    if (starts_with(name, "St")) return "std";
+    if (name.starts_with("St")) return "std";
     size_t digits = 0, length = 0;
     while (digits < name.size() && digits < 6 && name[digits] >= '0' && name[digits] <= '9')
         length = length * 10 + static_cast<size_t>(name[digits++] - '0');
@@ -78,19 +74,19 @@ std::string_view outermost_scope(std::string_view name) {
 }
 
 bool is_framework_symbol(const FrameworkAbi& abi, std::string_view symbol) {
-    if (starts_with(symbol, "_Z")) {
+    if (symbol.starts_with("_Z")) {
         std::string_view scope = outermost_scope(symbol);
         for (std::string_view name : abi.namespaces)
             if (scope == name) return true;
         return false;
     }
     for (std::string_view prefix : abi.c_prefixes)
-        if (starts_with(symbol, prefix)) return true;
+        if (symbol.starts_with(prefix)) return true;
     return false;
 }
 
 std::string readable_symbol(std::string_view symbol) {
-    if (!starts_with(symbol, "_Z") || symbol.size() > demangle_limit) return std::string(symbol);
+    if (!symbol.starts_with("_Z") || symbol.size() > demangle_limit) return std::string(symbol);
     std::string mangled(symbol);
     int status = 0;
     std::unique_ptr<char, decltype(&std::free)> text(

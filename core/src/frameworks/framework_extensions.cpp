@@ -37,10 +37,6 @@ std::string cudart_major(const std::string& name) {
     return std::regex_match(name, match, pattern) ? match[1].str() : "";
 }
 
-bool starts_with(const std::string& text, std::string_view prefix) {
-    return text.rfind(prefix, 0) == 0;
-}
-
 // What every package built on the framework, and the framework itself, puts
 // at the others' disposal: the interface symbols they define, and the file
 // names of their shared objects (what a DT_NEEDED entry is matched against).
@@ -57,9 +53,9 @@ struct ExtensionReading {
 };
 
 // The framework-interface symbols one shared object imports and exports, and
-// the framework libraries it links.
-void read_interface(const FrameworkAbi& abi, const arch::ElfFile& elf, const std::string& file_name,
-                    ExtensionReading& reading, Provided& provided) {
+// the framework libraries it links (of `needed`, its DT_NEEDED).
+void read_interface(const FrameworkAbi& abi, const arch::ElfFile& elf, const std::vector<std::string>& needed,
+                    const std::string& file_name, ExtensionReading& reading, Provided& provided) {
     auto symbols = arch::read_dynamic_symbols(elf);
     if (!symbols) {
         reading.extension.problems.push_back(file_name + ": " + symbols.error());
@@ -72,13 +68,12 @@ void read_interface(const FrameworkAbi& abi, const arch::ElfFile& elf, const std
         else if (!symbol.weak)  // an unresolved weak reference is left null, not refused
             reading.imports.emplace(symbol.name, file_name);
     }
-    if (auto dynamic = arch::read_dynamic(elf))
-        for (const std::string& needed : dynamic->needed)
-            for (std::string_view stem : abi.library_stems)
-                if (starts_with(needed, stem)) {
-                    reading.framework_needed.push_back({file_name, needed});
-                    break;
-                }
+    for (const std::string& soname : needed)
+        for (std::string_view stem : abi.library_stems)
+            if (soname.starts_with(stem)) {
+                reading.framework_needed.push_back({file_name, soname});
+                break;
+            }
 }
 
 ExtensionReading read_extension(const Distribution& dist, const FrameworkAbi* abi, Provided& provided) {
@@ -107,7 +102,11 @@ ExtensionReading read_extension(const Distribution& dist, const FrameworkAbi* ab
             continue;
         }
         provided.file_names.insert(name);
-        if (abi) read_interface(*abi, *elf, name, reading, provided);
+        // The dynamic section once per file: the framework libraries it
+        // links, and the CUDA runtime that says its CUDA major.
+        auto dynamic = arch::read_dynamic(*elf);
+        std::vector<std::string> needed = dynamic ? std::move(dynamic->needed) : std::vector<std::string>{};
+        if (abi) read_interface(*abi, *elf, needed, name, reading, provided);
         arch::FatbinScan scan = arch::scan_elf(*elf);
         bool has_code =
             std::any_of(scan.images.begin(), scan.images.end(), [](const arch::FatbinImage& image) {
@@ -120,13 +119,12 @@ ExtensionReading read_extension(const Distribution& dist, const FrameworkAbi* ab
         if (!has_code) continue;
         out.device_code_files.push_back(path);
         if (!out.cuda_major.empty()) continue;
-        if (auto dynamic = arch::read_dynamic(*elf))
-            for (const std::string& needed : dynamic->needed)
-                if (std::string major = cudart_major(needed); !major.empty()) {
-                    out.cuda_major = major;
-                    out.cuda_evidence = name + " links " + needed;
-                    break;
-                }
+        for (const std::string& soname : needed)
+            if (std::string major = cudart_major(soname); !major.empty()) {
+                out.cuda_major = major;
+                out.cuda_evidence = name + " links " + soname;
+                break;
+            }
     }
     if (out.cuda_major.empty() && !vendored_cudart.empty() && !out.device_code_files.empty()) {
         out.cuda_major = vendored_cudart;
