@@ -17,6 +17,25 @@ for text in "$out"/report-*.txt; do
 done
 printf 'NVRM: Xid (PCI:0000:3b:00): 79, pid=1, GPU has fallen off the bus.\n' | "$strata" explain --json --no-probe > "$out/xid.json"
 "$strata" explain --json CUDA_ERROR_NO_DEVICE > "$out/probed.json"
+# NCCL out of shared memory, explained inside a container whose /dev/shm is
+# a real 64 MB tmpfs (Docker's default), mounted in a private mount namespace.
+nccl_log='misc/shmutils.cc:60 NCCL WARN Call to posix_fallocate failed : No space left on device
+RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)'
+if unshare --mount true 2>/dev/null; then
+  printf '%s\n' "$nccl_log" | unshare --mount sh -c \
+    'mount -t tmpfs -o size=64m shm /dev/shm && container=docker exec "$1" explain --json' sh "$strata" \
+    > "$out/nccl-shm.json"
+  /usr/bin/python3 - "$out/nccl-shm.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+assert doc["decided_by"]["id"] == "nccl.shared_memory_call", doc["decided_by"]
+causes = {c["check"]: c for c in doc["causes"]}
+shm = causes["container.shared_memory"]
+assert shm["state"] == "HOLDS" and "64 MiB" in shm["evidence"], shm
+PY
+else
+  echo "SKIP: unshare --mount is not allowed here; the 64 MB /dev/shm probe was not run" >&2
+fi
 set +e
 "$strata" explain --json --no-probe "all is well" > "$out/unrecognised.json"
 status=$?

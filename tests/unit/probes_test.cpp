@@ -9,6 +9,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "explain/explain.h"
+#include "explain/failure_classes.h"
+#include "probes/shared_memory.h"
 #include "support/fixture_tree.h"
 #include "support/ld_cache_builder.h"
 
@@ -117,6 +120,75 @@ TEST_CASE("a docker container without the compute capability") {
     tree.write("/sys/bus/pci/devices/0000:01:00.0/class", "0x030000\n");
     Report with_gpu = probe(tree, {{"NVIDIA_DRIVER_CAPABILITIES", "utility"}});
     CHECK(check(with_gpu, "driver.kernel_module").remedy.find("on the host") != std::string::npos);
+}
+
+TEST_CASE("tmpfs sizes as /proc/mounts prints them, and values that are not a byte count") {
+    CHECK(parse_tmpfs_size("65536k") == (uint64_t{64} << 20));
+    CHECK(parse_tmpfs_size("1G") == (uint64_t{1} << 30));
+    CHECK(parse_tmpfs_size("4096") == uint64_t{4096});
+    CHECK_FALSE(parse_tmpfs_size("50%"));
+    CHECK_FALSE(parse_tmpfs_size("64mb"));
+    CHECK_FALSE(parse_tmpfs_size("k"));
+    CHECK_FALSE(parse_tmpfs_size(""));
+    CHECK_FALSE(parse_tmpfs_size("99999999999999999999"));  // overflows uint64_t
+    CHECK_FALSE(parse_tmpfs_size("17179869184e"));          // overflows once shifted
+    const char* mounts =
+        "overlay / overlay rw,relatime,lowerdir=/l,upperdir=/u,workdir=/w 0 0\n"
+        "shm /dev/shm tmpfs rw,nosuid,nodev,noexec,relatime,size=65536k,inode64 0 0\n"
+        "tmpfs /dev/shm tmpfs rw,relatime,size=8388608k 0 0\n"  // mounted over the first: this one counts
+        "proc /proc proc rw 0 0";
+    SharedMemoryMount shm = find_tmpfs_mount(mounts, "/dev/shm");
+    CHECK(shm.mounted);
+    CHECK(shm.size_bytes == (uint64_t{8} << 30));
+    SharedMemoryMount host =
+        find_tmpfs_mount("tmpfs /dev/shm tmpfs rw,nosuid,nodev,inode64 0 0\n", "/dev/shm");
+    CHECK(host.mounted);
+    CHECK_FALSE(host.size_bytes);
+    CHECK_FALSE(
+        find_tmpfs_mount("tmpfs /dev/shmem tmpfs rw,size=1k 0 0\ntruncated /dev/shm", "/dev/shm").mounted);
+}
+
+TEST_CASE("a container's 64 MB /dev/shm warns, names NCCL, and is what explain checks for NCCL failures") {
+    FixtureTree tree;
+    tree.write("/.dockerenv");
+    tree.write("/proc/mounts", "shm /dev/shm tmpfs rw,nosuid,nodev,noexec,relatime,size=65536k 0 0\n");
+    Report small = probe(tree, {{"NVIDIA_VISIBLE_DEVICES", "all"}});
+    const Check& shm = check(small, "container.shared_memory");
+    CHECK(shm.status == Status::warn);
+    CHECK(shm.summary ==
+          "/dev/shm holds only 64 MiB: too small for NCCL's shared-memory transport between GPUs "
+          "and for PyTorch DataLoader workers");
+    CHECK(shm.remedy.find("--shm-size=1g") != std::string::npos);
+    CHECK(small.find_fact("container.shared_memory_bytes")->value == (uint64_t{64} << 20));
+
+    // explain reads the same check as the likely cause of an NCCL system error.
+    Explanation nccl = explain_text("RuntimeError: NCCL error: unhandled system error", true);
+    REQUIRE(nccl.cause);
+    const FailureClass* other = find_failure_class(nccl.cause->failure_class);
+    REQUIRE(other);
+    auto verdicts = evaluate_causes(*other, small);
+    CHECK(std::any_of(verdicts.begin(), verdicts.end(), [](const CauseVerdict& v) {
+        return v.cause->check_id == "container.shared_memory" && v.state == CauseState::holds;
+    }));
+
+    tree.write("/proc/mounts", "shm /dev/shm tmpfs rw,size=2g 0 0\n");
+    Report large = probe(tree, {{"NVIDIA_VISIBLE_DEVICES", "all"}});
+    CHECK(check(large, "container.shared_memory").status == Status::pass);
+    CHECK(check(large, "container.shared_memory").summary == "/dev/shm holds 2048 MiB");
+    auto ruled_out = evaluate_causes(*other, large);
+    CHECK(std::any_of(ruled_out.begin(), ruled_out.end(), [](const CauseVerdict& v) {
+        return v.cause->check_id == "container.shared_memory" && v.state == CauseState::ruled_out;
+    }));
+
+    tree.write("/proc/mounts", "overlay / overlay rw 0 0\n");
+    CHECK(check(probe(tree), "container.shared_memory").summary.starts_with("no /dev/shm is mounted"));
+    // A size given as a share of RAM, read from a fixture tree: nothing is claimed.
+    tree.write("/proc/mounts", "shm /dev/shm tmpfs rw,size=50% 0 0\n");
+    CHECK_FALSE(probe(tree).find_check("container.shared_memory"));
+    // On a host (no container) /dev/shm is not judged.
+    FixtureTree host;
+    host.write("/proc/mounts", "shm /dev/shm tmpfs rw,size=65536k 0 0\n");
+    CHECK_FALSE(probe(host).find_check("container.shared_memory"));
 }
 
 TEST_CASE("container detection by podman marker, cgroup and container= variable") {

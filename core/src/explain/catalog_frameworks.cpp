@@ -4,8 +4,8 @@
 // stream_executor/cuda/cuda_dnn.cc, gpu_device.cc), JAX (jax/_src/xla_bridge.py
 // _check_cuda_versions, jaxlib plugin_support.py), CuPy (cupy/_environment.py),
 // ONNX Runtime (onnxruntime/python/onnxruntime_pybind_state, provider bridge),
-// NCCL's WARN lines (src/include/debug.h), CTranslate2/cuDNN 8's loader, and
-// gdb's backtrace of a crash.
+// CTranslate2/cuDNN 8's loader, and gdb's backtrace of a crash. NCCL's own
+// messages are in catalog_nccl.cpp.
 #include "explain/signal.h"
 
 namespace strata {
@@ -22,6 +22,13 @@ const std::vector<Signal>& framework_signals() {
          "no_kernel_image_for_gpu_arch", Layer::kernel, 95,
          "the GPU is older than the oldest architecture this PyTorch build supports",
          "PyTorch torch/cuda/__init__.py"},
+        // torch/csrc/DataLoader.cpp and torch/utils/data/dataloader.py: a
+        // worker's tensors live in /dev/shm, which containers keep at 64 MB.
+        {"pytorch.dataloader_shared_memory", "shared memory",
+         "insufficient shared memory|out of shared memory", "other", Layer::container, 85,
+         "PyTorch DataLoader workers ran out of /dev/shm: run the container with --ipc=host or "
+         "--shm-size=1g (Kubernetes: an emptyDir with medium: Memory at /dev/shm), or use fewer workers",
+         "PyTorch torch/csrc/DataLoader.cpp (bus error handler)"},
         {"pytorch.bundled_cudnn", "pytorch already comes bundled with cudnn", "",
          "wrong_library_via_LD_LIBRARY_PATH", Layer::library, 95,
          "another cuDNN (from LD_LIBRARY_PATH or the system) is loaded instead of the one PyTorch ships",
@@ -215,26 +222,11 @@ const std::vector<Signal>& framework_signals() {
          "lib "
          "directory on the loader's path",
          "cuDNN 8 (cudnnOpsInfer loader)"},
-        // NCCL
-        {"nccl.version_mismatch", "nccl version mismatch", "", "nccl_or_cudnn_version_mismatch",
-         Layer::library, 90, "the NCCL loaded differs from the one the program was built with", "NCCL"},
+        // The cuDNN frontend's loader finds two CUDA runtime majors.
         {"nccl.multiple_libcudart", "multiple libcudart libraries found", "",
          "missing_or_mismatched_shared_library", Layer::library, 85,
          "two CUDA runtime majors are visible; the loader refuses to guess",
          "cuDNN frontend dynamic loading"},
-        // The bootstrap read a peer address it cannot parse (family 0 or a
-        // garbage number; 1 is AF_UNIX, a configuration of its own): the
-        // ranks disagree on what they exchange, most often because the nodes
-        // load different NCCL releases.
-        {"nccl.bootstrap_address", "is neither af_inet", "family (0|[3-9]|\\d{2,}) is neither af_inet",
-         "nccl_or_cudnn_version_mismatch", Layer::library, 55,
-         "NCCL received a peer address it cannot read: the ranks do not run the same NCCL (compare each "
-         "rank's \"NCCL version\" line) or the same NCCL settings",
-         "NCCL src/misc/socket.cc (ncclSocketInit)"},
-        {"nccl.net_warn", "nccl warn net/", "", "other", Layer::host, 45,
-         "NCCL's network transport failed (InfiniBand, RoCE or sockets): check the fabric and "
-         "NCCL_SOCKET_IFNAME",
-         "NCCL src/transport/net_*.cc"},
         // A debugger's backtrace with a frame inside an NVIDIA math library
         // (gdb puts "from <library>" on a line of its own after a long name):
         // those libraries rarely crash on their own; two builds of them mixed

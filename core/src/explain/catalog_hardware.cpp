@@ -65,8 +65,9 @@ const std::vector<Signal>& hardware_signals() {
 const std::vector<Signal>& all_signals() {
     static const std::vector<Signal> all = [] {
         std::vector<Signal> out;
-        for (const auto* catalog : {&driver_signals(), &container_signals(), &framework_signals(),
-                                    &toolchain_signals(), &hardware_signals(), &vocabulary_signals()})
+        for (const auto* catalog :
+             {&driver_signals(), &container_signals(), &framework_signals(), &nccl_signals(),
+              &toolchain_signals(), &hardware_signals(), &vocabulary_signals()})
             out.insert(out.end(), catalog->begin(), catalog->end());
         return out;
     }();

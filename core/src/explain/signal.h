@@ -31,6 +31,7 @@ struct Signal {
 const std::vector<Signal>& driver_signals();
 const std::vector<Signal>& container_signals();
 const std::vector<Signal>& framework_signals();
+const std::vector<Signal>& nccl_signals();
 const std::vector<Signal>& toolchain_signals();
 const std::vector<Signal>& hardware_signals();
 // Last resort: a stack component named with a failure word (lowest specificity).

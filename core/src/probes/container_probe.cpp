@@ -1,6 +1,9 @@
 // Container layer: are we in one, which, and did the NVIDIA container runtime
 // get asked for GPUs and for the compute capability?
+#include <sys/statvfs.h>
+
 #include "probes/probes.h"
+#include "probes/shared_memory.h"
 #include "probes/text_util.h"
 
 namespace strata {
@@ -42,6 +45,48 @@ bool has_capability(std::string_view list, std::string_view capability) {
     return false;
 }
 
+// NVIDIA's own containers are documented with --shm-size=1g; below that,
+// NCCL's shared-memory segments (several MB per peer and channel) and
+// DataLoader workers fail with "No space left on device" or a bus error.
+constexpr uint64_t kSharedMemoryAdvised = uint64_t{1} << 30;
+
+std::string mebibytes(uint64_t bytes) {
+    return std::to_string(bytes >> 20) + " MiB";
+}
+
+void check_shared_memory(const ProbeContext& context, Report& report) {
+    const std::string remedy =
+        "start the container with --ipc=host or --shm-size=1g (Docker, Podman); in Kubernetes mount an "
+        "emptyDir with medium: Memory at /dev/shm";
+    auto mounts = context.read("/proc/mounts");
+    if (!mounts) return;  // no /proc: nothing to say either way
+    SharedMemoryMount mount = find_tmpfs_mount(*mounts, "/dev/shm");
+    if (!mount.mounted) {
+        report.add_check(make_check("container.shared_memory", Layer::container, Status::warn,
+                                    "no /dev/shm is mounted: NCCL's shared-memory transport and DataLoader "
+                                    "workers cannot run",
+                                    "/proc/mounts has no /dev/shm entry", remedy));
+        return;
+    }
+    std::optional<uint64_t> size = mount.size_bytes;
+    std::string source = "/proc/mounts (size= of /dev/shm)";
+    struct statvfs fs {};
+    if (!size && context.is_live() && statvfs("/dev/shm", &fs) == 0) {
+        size = uint64_t{fs.f_blocks} * fs.f_frsize;
+        source = "statvfs(/dev/shm)";
+    }
+    if (!size) return;  // a percentage of RAM, read from a fixture: unknown
+    add_fact(report, Layer::container, "container.shared_memory_bytes", *size, source);
+    bool enough = *size >= kSharedMemoryAdvised;
+    report.add_check(make_check(
+        "container.shared_memory", Layer::container, enough ? Status::pass : Status::warn,
+        enough ? "/dev/shm holds " + mebibytes(*size)
+               : "/dev/shm holds only " + mebibytes(*size) +
+                     ": too small for NCCL's shared-memory transport between GPUs and for PyTorch DataLoader "
+                     "workers",
+        source, enough ? "" : remedy, {"container.shared_memory_bytes"}));
+}
+
 }  // namespace
 
 void probe_container(const ProbeContext& context, Report& report) {
@@ -64,6 +109,7 @@ void probe_container(const ProbeContext& context, Report& report) {
     report.add_check(make_check("container.detected", Layer::container, Status::pass,
                                 "running in a " + detection->runtime + " container", detection->evidence, "",
                                 {"container.detected", "container.runtime"}));
+    check_shared_memory(context, report);
 
     auto visible = context.env("NVIDIA_VISIBLE_DEVICES");
     if (!visible) {
