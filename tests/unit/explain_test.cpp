@@ -162,7 +162,7 @@ std::string deciding_signal(std::string_view text) {
 }
 
 TEST_CASE("NCCL's result codes are read, and the WARN line or CUDA error beside one decides") {
-    // Each result string as ncclGetErrorString prints it, and PyTorch's gloss.
+    // Each result string as ncclGetErrorString prints it; PyTorch's gloss of the enum beside it.
     CHECK(
         deciding_signal("RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:219, "
                         "unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.18.1\n"
@@ -173,8 +173,8 @@ TEST_CASE("NCCL's result codes are read, and the WARN line or CUDA error beside 
           "nccl.remote_error");
     CHECK(deciding_signal("RuntimeError: NCCL Error 3: internal error - please report this issue to the NCCL "
                           "developers") == "nccl.internal_error");
-    CHECK(deciding_signal("ncclInvalidUsage: This usually reflects invalid usage of NCCL library.") ==
-          "nccl.invalid_usage");
+    CHECK(deciding_signal("Test NCCL failure common.cu:1012 'invalid usage (run with NCCL_DEBUG=WARN for "
+                          "details)'") == "nccl.invalid_usage");
     CHECK(deciding_signal("RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:47, unhandled cuda error, NCCL "
                           "version 2.7.8") == "nccl.unhandled_cuda_error");
     CHECK(cause_class("RuntimeError: NCCL Error 2: unhandled system error") == "other");
@@ -206,9 +206,9 @@ TEST_CASE("NCCL's result codes are read, and the WARN line or CUDA error beside 
                       "the device'\n"
                       "RuntimeError: NCCL error: unhandled cuda error") == "no_kernel_image_for_gpu_arch");
 
-    // Negatives: the same words outside NCCL, and NCCL's INFO chatter.
-    CHECK(deciding_signal("OSError: [Errno 5] Input/output error: unhandled system error in fsync") !=
-          "nccl.system_error");
+    // Negatives: NCCL's INFO chatter, and a bare enum name (the status code says no more).
+    CHECK(deciding_signal("ncclRemoteError: A call failed possibly due to a network error or a remote "
+                          "process exiting prematurely.") == "ncclRemoteError");
     CHECK(cause_class("gpu1:12:12 [0] NCCL INFO Channel 00/02 :    0   1\n"
                       "gpu1:12:12 [0] NCCL INFO Connected all rings") == "(none)");
 }

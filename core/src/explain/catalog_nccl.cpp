@@ -17,31 +17,30 @@ namespace strata {
 
 const std::vector<Signal>& nccl_signals() {
     static const std::vector<Signal> signals = {
-        // Result codes (ncclResult_t), as NCCL and PyTorch spell them.
-        {"nccl.system_error", "nccl", "unhandled system error|ncclsystemerror", "other", Layer::host, 45,
+        // Result codes (ncclResult_t) in the words ncclGetErrorString prints,
+        // which every caller repeats (RCCL and MSCCL++ print the same). The
+        // bare enum names are status codes (status_codes_generated.inc).
+        {"nccl.system_error", "unhandled system error", "", "other", Layer::host, 45,
          "a system call NCCL made failed (shared memory, sockets, memory registration); its WARN line names "
          "the call (NCCL_DEBUG=WARN). In a container the usual cause is a 64 MB /dev/shm: run it with "
          "--ipc=host or --shm-size=1g",
          "NCCL ncclGetErrorString (ncclSystemError)"},
-        {"nccl.unhandled_cuda_error", "nccl", "unhandled cuda error|ncclunhandledcudaerror", "other",
-         Layer::runtime, 45,
+        {"nccl.unhandled_cuda_error", "unhandled cuda error", "", "other", Layer::runtime, 45,
          "a CUDA call inside NCCL failed: NCCL's \"Cuda failure\" WARN line names the CUDA error, and that "
          "error is the cause (NCCL_DEBUG=WARN)",
          "NCCL ncclGetErrorString (ncclUnhandledCudaError)"},
-        {"nccl.internal_error", "nccl",
-         "internal error - please report this issue to the nccl|ncclinternalerror", "other", Layer::library,
-         45,
+        {"nccl.internal_error", "internal error - please report this issue to the nccl developers", "",
+         "other", Layer::library, 45,
          "an internal check in NCCL failed, most often after an earlier failure on some rank (another NCCL "
          "release or other NCCL settings there, a transport that failed): read every rank's first NCCL WARN "
          "line",
          "NCCL ncclGetErrorString (ncclInternalError)"},
-        {"nccl.invalid_usage", "nccl", "invalid usage \\(run with nccl_debug|ncclinvalidusage", "other",
-         Layer::library, 45,
+        {"nccl.invalid_usage", "invalid usage (run with nccl_debug", "", "other", Layer::library, 45,
          "NCCL refused how it was called (two ranks on one GPU, ranks that disagree on a collective): its "
          "WARN line says which",
          "NCCL ncclGetErrorString (ncclInvalidUsage)"},
-        {"nccl.remote_error", "nccl", "remote process exited or there was a network error|ncclremoteerror",
-         "other", Layer::host, 50,
+        {"nccl.remote_error", "remote process exited or there was a network error", "", "other", Layer::host,
+         50,
          "another rank exited or the network between ranks failed: the first rank to fail holds the cause; "
          "check that NCCL_SOCKET_IFNAME (and NCCL_IB_HCA) name links that reach every node",
          "NCCL ncclGetErrorString (ncclRemoteError)"},
