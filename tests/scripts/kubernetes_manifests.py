@@ -89,6 +89,10 @@ try:
             check(isinstance(gpus, int) or (isinstance(gpus, str) and gpus.isdigit() and int(gpus) > 0),
                   f"a whole number of GPUs: {gpus!r}")
             check(doc["spec"]["completions"] == doc["spec"]["parallelism"], "one wave: completions = parallelism")
+            # Several GPUs in one pod talk through /dev/shm, which a pod gets at 64 MB.
+            shm = volumes.get(mounts.get("/dev/shm"), {}).get("emptyDir", {})
+            check(int(gpus) < 2 or (shm.get("medium") == "Memory" and shm.get("sizeLimit", "").endswith("Gi")),
+                  f"a pod with {gpus} GPUs mounts a memory-backed /dev/shm of at least 1 GiB: {shm}")
 
     # 3. Each container's script, run here.
     bindir = f"{work}/bin"
