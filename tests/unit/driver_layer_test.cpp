@@ -46,6 +46,7 @@ void gpu_machine(FixtureTree& tree, const std::string& module_version = "580.65.
     tree.symlink("/usr/lib/x86_64-linux-gnu/libcuda.so.1", "libcuda.so." + module_version);
     tree.write("/dev/nvidiactl");
     tree.write("/dev/nvidia0");
+    tree.write("/dev/nvidia-uvm");
     tree.write("/sys/bus/pci/devices/0000:18:00.0/vendor", "0x10de\n");
     tree.write("/sys/bus/pci/devices/0000:18:00.0/class", "0x030200\n");
     tree.write("/sys/bus/pci/devices/0000:18:00.0/device", "0x2335\n");

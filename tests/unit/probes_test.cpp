@@ -122,6 +122,58 @@ TEST_CASE("a docker container without the compute capability") {
     CHECK(check(with_gpu, "driver.kernel_module").remedy.find("on the host") != std::string::npos);
 }
 
+TEST_CASE("a missing /dev/nvidia-uvm fails where nothing will create it, and explains cuInit's 999") {
+    auto gpu_host = [](FixtureTree& tree) {
+        tree.write("/proc/driver/nvidia/version", proprietary);
+        tree.write("/usr/lib/x86_64-linux-gnu/libcuda.so.580.65.06", "ELF");
+        tree.symlink("/usr/lib/x86_64-linux-gnu/libcuda.so.1", "libcuda.so.580.65.06");
+        tree.write("/dev/nvidiactl");
+        tree.write("/dev/nvidia0");
+    };
+    FixtureTree bare;
+    gpu_host(bare);
+    Report missing = probe(bare);
+    const Check& uvm = check(missing, "device.uvm");
+    CHECK(uvm.status == Status::fail);
+    CHECK(uvm.summary ==
+          "/dev/nvidia-uvm is missing: CUDA cannot initialise (cuInit returns CUDA_ERROR_UNKNOWN, 999)");
+    CHECK(uvm.evidence ==
+          "no /dev/nvidia-uvm; nvidia_uvm module not loaded (/sys/module/nvidia_uvm); no "
+          "nvidia-modprobe");
+    CHECK(uvm.remedy.find("install nvidia-modprobe") != std::string::npos);
+    CHECK(check(missing, "device.nodes").status == Status::pass);
+
+    // explain's reading of cuInit's unknown error checks the node.
+    Explanation init = explain_text("failed call to cuInit: CUDA_ERROR_UNKNOWN", false);
+    REQUIRE(init.cause);
+    auto verdicts = evaluate_causes(*find_failure_class(init.cause->failure_class), missing);
+    CHECK(std::any_of(verdicts.begin(), verdicts.end(), [](const CauseVerdict& v) {
+        return v.cause->check_id == "device.uvm" && v.state == CauseState::holds;
+    }));
+
+    // On a host, libcuda has nvidia-modprobe create the node on first use.
+    FixtureTree with_helper;
+    gpu_host(with_helper);
+    with_helper.write("/usr/bin/nvidia-modprobe");
+    CHECK(check(probe(with_helper), "device.uvm").status == Status::pass);
+    CHECK(check(probe(with_helper), "device.uvm").summary ==
+          "/dev/nvidia-uvm is not created yet; /usr/bin/nvidia-modprobe creates it on the first CUDA call");
+    // A container cannot create it, helper or not.
+    with_helper.write("/.dockerenv");
+    Report container = probe(with_helper, {{"NVIDIA_VISIBLE_DEVICES", "all"}});
+    const Check& in_container = check(container, "device.uvm");
+    CHECK(in_container.status == Status::fail);
+    CHECK(in_container.remedy.find("on the host") != std::string::npos);
+    // Present: passes; absent GPU nodes: device.nodes fails and says nothing of uvm.
+    bare.write("/dev/nvidia-uvm");
+    CHECK(check(probe(bare), "device.uvm").status == Status::pass);
+    FixtureTree no_nodes;
+    no_nodes.write("/proc/driver/nvidia/version", proprietary);
+    no_nodes.write("/usr/lib64/libcuda.so.1", "ELF");
+    no_nodes.write("/dev/null");
+    CHECK_FALSE(probe(no_nodes).find_check("device.uvm"));
+}
+
 TEST_CASE("tmpfs sizes as /proc/mounts prints them, and values that are not a byte count") {
     CHECK(parse_tmpfs_size("65536k") == (uint64_t{64} << 20));
     CHECK(parse_tmpfs_size("1G") == (uint64_t{1} << 30));

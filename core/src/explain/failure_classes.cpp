@@ -34,6 +34,7 @@ std::vector<FailureClass> build_classes() {
         "framework.libraries."};
     const ExplainCause compat{"the loaded libcuda is a forward-compatibility copy", "driver.forward_compat"};
     const ExplainCause devices{"a GPU reports a fault or is missing", "device."};
+    const ExplainCause uvm{"/dev/nvidia-uvm is missing, so cuInit fails with an unknown error", "device.uvm"};
     const ExplainCause shared_memory{"/dev/shm is too small for NCCL and DataLoader workers",
                                      "container.shared_memory"};
     const std::string_view arch_check =
@@ -99,7 +100,7 @@ std::vector<FailureClass> build_classes() {
           "lspci -vvv -d 10de: | grep -i -E 'lnksta|aer'"}},
         {"other",
          "a CUDA-stack failure outside the classes above (driver state, application fault, resources)",
-         {init, kernel_module, shared_memory},
+         {init, kernel_module, uvm, shared_memory},
          {"strata doctor --markdown", "dmesg | grep -i -E 'nvrm|xid|uvm'"}},
     };
 }

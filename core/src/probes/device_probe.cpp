@@ -1,5 +1,6 @@
 // Device layer, as far as the core sees it: the /dev/nvidia* nodes the
-// driver creates, and CUDA_VISIBLE_DEVICES hiding GPUs from CUDA.
+// driver creates, the unified-memory node CUDA cannot start without, and
+// CUDA_VISIBLE_DEVICES hiding GPUs from CUDA.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -24,6 +25,45 @@ void probe_cuda_visible_devices(const ProbeContext& context, Report& report) {
                   : "CUDA_VISIBLE_DEVICES=" + *value + " limits which GPUs CUDA sees",
         "value '" + *value + "'", hides_all ? "unset CUDA_VISIBLE_DEVICES or list the GPUs to use" : "",
         {"env.CUDA_VISIBLE_DEVICES"}));
+}
+
+// cuInit needs /dev/nvidia-uvm (the nvidia_uvm module's node); without it
+// every CUDA program fails with CUDA_ERROR_UNKNOWN (999) and nothing names
+// the node. On a host, libcuda creates it on first use through the setuid
+// nvidia-modprobe, so it may be absent until then; without nvidia-modprobe
+// and with the module not loaded, nothing will. A container cannot create it.
+void probe_uvm_node(const ProbeContext& context, Report& report, const std::vector<std::string>& nodes) {
+    if (std::find(nodes.begin(), nodes.end(), "/dev/nvidia-uvm") != nodes.end()) {
+        report.add_check(make_check("device.uvm", Layer::device, Status::pass, "/dev/nvidia-uvm present", "",
+                                    "", {"device.nodes"}));
+        return;
+    }
+    const Fact* in_container = report.find_fact("container.detected");
+    bool container = in_container && in_container->value == true;
+    bool module_loaded = context.exists("/sys/module/nvidia_uvm");
+    std::string helper;
+    for (const char* path : {"/usr/bin/nvidia-modprobe", "/usr/sbin/nvidia-modprobe", "/bin/nvidia-modprobe"})
+        if (context.exists(path)) helper = path;
+    std::string evidence = std::string("no /dev/nvidia-uvm; nvidia_uvm module ") +
+                           (module_loaded ? "loaded" : "not loaded") + " (/sys/module/nvidia_uvm); " +
+                           (helper.empty() ? "no nvidia-modprobe" : helper + " present");
+    if (!container && !helper.empty()) {
+        report.add_check(
+            make_check("device.uvm", Layer::device, Status::pass,
+                       "/dev/nvidia-uvm is not created yet; " + helper + " creates it on the first CUDA call",
+                       evidence, "", {"device.nodes"}));
+        return;
+    }
+    report.add_check(make_check(
+        "device.uvm", Layer::device, Status::fail,
+        "/dev/nvidia-uvm is missing: CUDA cannot initialise (cuInit returns CUDA_ERROR_UNKNOWN, 999)",
+        evidence,
+        container
+            ? "on the host, run `nvidia-modprobe -u -c=0` (it loads nvidia_uvm and creates the node), "
+              "then restart the container"
+            : "run `nvidia-modprobe -u -c=0` as root (or `modprobe nvidia-uvm` and create the node), and "
+              "install nvidia-modprobe so CUDA creates it after each boot",
+        {"device.nodes"}));
 }
 
 void probe_device_nodes(const ProbeContext& context, Report& report) {
@@ -78,6 +118,7 @@ void probe_device_nodes(const ProbeContext& context, Report& report) {
     report.add_check(make_check("device.nodes", Layer::device, Status::pass,
                                 std::to_string(gpus) + " GPU device node(s) and /dev/nvidiactl present", "",
                                 "", {"device.nodes"}));
+    probe_uvm_node(context, report, nodes);
 }
 
 }  // namespace
