@@ -65,6 +65,25 @@ TEST_CASE("a synthetic fat binary lists its image") {
     CHECK(listing->scan.warnings.empty());
 }
 
+TEST_CASE("containers are found across the scanner's search windows, wherever they start") {
+    // After each container the magic is searched 1 MiB at a time from its
+    // end: put the next one across that window's edge, one exactly on an
+    // edge, and one several windows further on.
+    const size_t window = size_t{1} << 20;
+    std::string bytes = container(2, 80, std::string(16, 'a'));
+    bytes.resize(bytes.size() + window - 2, '\0');  // its magic straddles the edge
+    bytes += container(2, 90, std::string(16, 'b'));
+    bytes.resize(bytes.size() + window, '\0');  // starts exactly on the edge
+    bytes += container(2, 100, std::string(16, 'c'));
+    bytes.resize(bytes.size() + 4 * window + 3, '\0');
+    bytes += container(1, 120, std::string(16, 'd'));
+    auto listing = read(bytes);
+    REQUIRE(listing);
+    std::vector<std::string> targets;
+    for (const auto& image : listing->scan.images) targets.push_back(image.target_name());
+    CHECK(targets == std::vector<std::string>{"sm_80", "sm_90", "sm_100", "compute_120"});
+}
+
 TEST_CASE("unknown image kinds are kept and named, never fatal") {
     auto listing = read(container(0x40, 100, std::string(8, 'x')));
     REQUIRE(listing);
