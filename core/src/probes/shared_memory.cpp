@@ -3,6 +3,8 @@
 #include <charconv>
 #include <limits>
 
+#include "probes/text_util.h"
+
 namespace strata {
 
 std::optional<uint64_t> parse_tmpfs_size(std::string_view value) {
@@ -27,35 +29,35 @@ std::optional<uint64_t> parse_tmpfs_size(std::string_view value) {
     return number << shift;
 }
 
+namespace {
+
+// The `index`th field (from 0) of a line whose fields are separated by
+// `separator`; empty when the line has fewer.
+std::string_view field(std::string_view line, size_t index, char separator) {
+    for (size_t i = 0; i < index; ++i) {
+        size_t at = line.find(separator);
+        if (at == std::string_view::npos) return {};
+        line.remove_prefix(at + 1);
+    }
+    return line.substr(0, line.find(separator));
+}
+
+}  // namespace
+
 SharedMemoryMount find_tmpfs_mount(std::string_view mounts, std::string_view mount_point) {
     SharedMemoryMount found;
-    size_t pos = 0;
-    while (pos < mounts.size()) {
-        size_t end = mounts.find('\n', pos);
-        if (end == std::string_view::npos) end = mounts.size();
-        std::string_view line = mounts.substr(pos, end - pos);
-        pos = end + 1;
-        // device mount-point type options dump pass, separated by single spaces
-        // (the kernel escapes spaces inside fields as \040).
-        std::string_view fields[4];
-        size_t start = 0;
-        int count = 0;
-        for (; count < 4 && start <= line.size(); ++count) {
-            size_t space = line.find(' ', start);
-            if (space == std::string_view::npos) space = line.size();
-            fields[count] = line.substr(start, space - start);
-            start = space + 1;
-        }
-        if (count < 4 || fields[1] != mount_point) continue;
+    // device mount-point type options dump pass, separated by single spaces
+    // (the kernel escapes spaces inside fields as \040).
+    for (std::string_view line : split_lines(mounts)) {
+        std::string_view options = field(line, 3, ' ');
+        if (field(line, 1, ' ') != mount_point || options.empty()) continue;
         found = SharedMemoryMount{true, std::nullopt};
-        std::string_view options = fields[3];
-        size_t option_start = 0;
-        while (option_start <= options.size()) {
-            size_t comma = options.find(',', option_start);
-            if (comma == std::string_view::npos) comma = options.size();
-            std::string_view option = options.substr(option_start, comma - option_start);
+        for (std::string_view rest = options;;) {
+            size_t comma = rest.find(',');
+            std::string_view option = rest.substr(0, comma);
             if (option.starts_with("size=")) found.size_bytes = parse_tmpfs_size(option.substr(5));
-            option_start = comma + 1;
+            if (comma == std::string_view::npos) break;
+            rest.remove_prefix(comma + 1);
         }
     }
     return found;
