@@ -23,23 +23,10 @@ std::vector<std::string> split_search_path(const std::string& text) {
 
 Expected<DynamicInfo> read_dynamic(const ElfFile& elf) {
     DynamicInfo info;
-    const ElfSection* dynamic = nullptr;
-    for (const ElfSection& section : elf.sections)
-        if (section.type == elf_section_dynamic) dynamic = &section;
-    if (!dynamic) return info;
-    if (dynamic->link >= elf.sections.size())
-        return Error{".dynamic links to section " + std::to_string(dynamic->link) + ", which does not exist"};
-    Bytes strings = elf.sections[dynamic->link].contents;
-    auto string_at = [&](uint64_t offset, const char* tag) -> Expected<std::string> {
-        if (offset >= strings.size())
-            return Error{std::string(".dynamic ") + tag + " string at " + hex(offset) +
-                         " lies outside its string table (" + hex(strings.size()) + " bytes)"};
-        size_t end = strings.find('\0', offset);
-        if (end == Bytes::npos)
-            return Error{std::string(".dynamic ") + tag + " string at " + hex(offset) + " is not terminated"};
-        return std::string(strings.substr(offset, end - offset));
-    };
-    Bytes entries = dynamic->contents;
+    auto dynamic = find_linked_section(elf, elf_section_dynamic, ".dynamic");
+    if (!dynamic) return Error{dynamic.error()};
+    if (!dynamic->section) return info;
+    Bytes entries = dynamic->section->contents;
     for (uint64_t at = 0; at + entry_size <= entries.size(); at += entry_size) {
         uint64_t tag = load_le<uint64_t>(entries, at), value = load_le<uint64_t>(entries, at + 8);
         if (tag == dt_null) break;
@@ -49,14 +36,15 @@ Expected<DynamicInfo> read_dynamic(const ElfFile& elf) {
                            : tag == dt_runpath ? "DT_RUNPATH"
                                                : nullptr;
         if (!name) continue;
-        auto text = string_at(value, name);
-        if (!text) return Error{text.error()};
-        if (tag == dt_needed) info.needed.push_back(*text);
-        if (tag == dt_soname) info.soname = *text;
+        auto found = string_in_table(dynamic->strings, value);
+        if (!found) return Error{std::string(".dynamic ") + name + " " + found.error()};
+        std::string text(*found);
+        if (tag == dt_needed) info.needed.push_back(text);
+        if (tag == dt_soname) info.soname = text;
         if (tag == dt_rpath)
-            for (std::string& entry : split_search_path(*text)) info.rpath.push_back(std::move(entry));
+            for (std::string& entry : split_search_path(text)) info.rpath.push_back(std::move(entry));
         if (tag == dt_runpath)
-            for (std::string& entry : split_search_path(*text)) info.runpath.push_back(std::move(entry));
+            for (std::string& entry : split_search_path(text)) info.runpath.push_back(std::move(entry));
     }
     return info;
 }

@@ -88,4 +88,25 @@ Expected<ElfFile> parse_elf(Bytes bytes) {
     return elf;
 }
 
+Expected<LinkedSection> find_linked_section(const ElfFile& elf, uint32_t type, std::string_view name) {
+    LinkedSection found;
+    for (const ElfSection& section : elf.sections)
+        if (section.type == type) found.section = &section;
+    if (!found.section) return found;
+    if (found.section->link >= elf.sections.size())
+        return Error{std::string(name) + " links to section " + std::to_string(found.section->link) +
+                     ", which does not exist"};
+    found.strings = elf.sections[found.section->link].contents;
+    return found;
+}
+
+Expected<std::string_view> string_in_table(Bytes strings, uint64_t offset) {
+    if (offset >= strings.size())
+        return Error{"string at " + hex(offset) + " lies outside its string table (" + hex(strings.size()) +
+                     " bytes)"};
+    size_t end = strings.find('\0', offset);
+    if (end == Bytes::npos) return Error{"string at " + hex(offset) + " is not terminated"};
+    return strings.substr(offset, end - offset);
+}
+
 }  // namespace strata::arch

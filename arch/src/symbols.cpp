@@ -13,17 +13,13 @@ constexpr uint16_t section_undefined = 0;  // SHN_UNDEF
 
 Expected<std::vector<DynamicSymbol>> read_dynamic_symbols(const ElfFile& elf) {
     std::vector<DynamicSymbol> out;
-    const ElfSection* table = nullptr;
-    for (const ElfSection& section : elf.sections)
-        if (section.type == elf_section_dynsym) table = &section;
-    if (!table) return out;
-    if (table->link >= elf.sections.size())
-        return Error{".dynsym links to section " + std::to_string(table->link) + ", which does not exist"};
-    if (table->contents.size() % entry_size != 0)
-        return Error{".dynsym is " + hex(table->contents.size()) + " bytes, not a whole number of " +
+    auto table = find_linked_section(elf, elf_section_dynsym, ".dynsym");
+    if (!table) return Error{table.error()};
+    if (!table->section) return out;
+    Bytes entries = table->section->contents;
+    if (entries.size() % entry_size != 0)
+        return Error{".dynsym is " + hex(entries.size()) + " bytes, not a whole number of " +
                      std::to_string(entry_size) + "-byte entries"};
-    Bytes strings = elf.sections[table->link].contents;
-    Bytes entries = table->contents;
     for (uint64_t at = entry_size; at + entry_size <= entries.size(); at += entry_size) {
         uint32_t name_offset = load_le<uint32_t>(entries, at);
         uint8_t info = load_le<uint8_t>(entries, at + 4);
@@ -31,15 +27,10 @@ Expected<std::vector<DynamicSymbol>> read_dynamic_symbols(const ElfFile& elf) {
         uint16_t section = load_le<uint16_t>(entries, at + 6);
         uint8_t binding = info >> 4;
         if (binding != binding_global && binding != binding_weak && binding != binding_unique) continue;
-        if (name_offset >= strings.size())
-            return Error{".dynsym entry " + std::to_string(at / entry_size) + " names string " +
-                         hex(name_offset) + ", outside its string table (" + hex(strings.size()) + " bytes)"};
-        size_t end = strings.find('\0', name_offset);
-        if (end == Bytes::npos)
-            return Error{".dynsym entry " + std::to_string(at / entry_size) + ": its name at " +
-                         hex(name_offset) + " is not terminated"};
+        auto name = string_in_table(table->strings, name_offset);
+        if (!name) return Error{".dynsym entry " + std::to_string(at / entry_size) + ": " + name.error()};
         DynamicSymbol symbol;
-        symbol.name = strings.substr(name_offset, end - name_offset);
+        symbol.name = *name;
         if (symbol.name.empty()) continue;
         symbol.weak = binding == binding_weak;
         // A hidden or internal definition is not visible to other objects:

@@ -103,7 +103,7 @@ TEST_CASE("read_dynamic_symbols: broken tables are refused with the entry named"
         REQUIRE(!symbols);
         CHECK(symbols.error() ==
               ".dynsym entry " + std::to_string(entry) +
-                  " names string 0x7fffffff, outside its string table (" +
+                  ": string at 0x7fffffff lies outside its string table (" +
                   arch::hex(reparsed->sections[reparsed->sections[index].link].contents.size()) + " bytes)");
     }
     SECTION("a string table link to no section") {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "strata/arch/bytes.h"
@@ -17,6 +18,7 @@ inline constexpr uint32_t elf_section_progbits = 1;
 inline constexpr uint32_t elf_section_note = 7;
 inline constexpr uint32_t elf_section_nobits = 8;
 inline constexpr uint32_t elf_section_dynamic = 6;
+inline constexpr uint32_t elf_section_dynsym = 11;
 inline constexpr uint32_t elf_section_rela = 4;
 inline constexpr uint64_t elf_flag_execinstr = 0x4;
 
@@ -44,5 +46,20 @@ bool looks_like_elf(Bytes bytes);
 
 // Parses a whole ELF64 LE file; errors name the structure and offset at fault.
 Expected<ElfFile> parse_elf(Bytes bytes);
+
+// A section that names its string table by sh_link (.dynamic, .dynsym), with
+// that table's bytes. `section` is null when the file has no section of the type.
+struct LinkedSection {
+    const ElfSection* section = nullptr;
+    Bytes strings;
+};
+// The last section of `type` (the one the loader would use) and its linked
+// string table; an error, prefixed with `name`, when the link names no section.
+Expected<LinkedSection> find_linked_section(const ElfFile& elf, uint32_t type, std::string_view name);
+
+// The NUL-terminated string at `offset` of a string table; the error ("string
+// at 0x10 lies outside its string table (8 bytes)", "... is not terminated")
+// leaves saying which entry asked to the caller.
+Expected<std::string_view> string_in_table(Bytes strings, uint64_t offset);
 
 }  // namespace strata::arch

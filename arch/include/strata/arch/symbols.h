@@ -13,8 +13,6 @@
 
 namespace strata::arch {
 
-inline constexpr uint32_t elf_section_dynsym = 11;  // SHT_DYNSYM
-
 struct DynamicSymbol {
     std::string_view name;  // points into the file's string table: valid while its bytes are
     bool defined = false;   // st_shndx != SHN_UNDEF, with default or protected visibility
