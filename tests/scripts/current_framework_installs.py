@@ -53,6 +53,7 @@ What each case guards against, found on these real installs:
 An install scripts/setup left out (it does so where the disk is too small, and says so) is
 named and left out here; with none of them the test exits 77 (skipped).
 """
+import contextlib
 import glob
 import json
 import os
@@ -311,15 +312,28 @@ def mixed_site(base, vision, requirement=None):
     return scratch, mixed
 
 
+@contextlib.contextmanager
+def judged_beside(name, vision, requirement=None):
+    """`strata frameworks` (H100, driver 580) on the cached install `name` with `vision`'s torchvision in
+    place of its own (see mixed_site): yields (exit code, report, the torch extensions check, the torch
+    site, the mixed site), or nothing to test where that install is not in the cache."""
+    site = installed(cache, name)
+    if not site:
+        yield None
+        return
+    scratch, mixed = mixed_site(site, vision, requirement)
+    try:
+        code, report = frameworks(mixed, "9.0", "580.95.05")
+        yield code, report, check(report, "framework.extensions.torch"), site, mixed
+    finally:
+        shutil.rmtree(scratch)
+
+
 def torchvision_0_25_beside_each_torch(vision):
-    extension_so = os.path.join(vision, "torchvision", "_C.so")
     # Beside torch 2.15 (CUDA 13.2): the pin, the CUDA major and the missing symbols are all said.
-    site = installed(cache, "torch215")
-    if site:
-        scratch, mixed = mixed_site(site, vision)
-        try:
-            code, report = frameworks(mixed, "9.0", "580.95.05")
-            extensions = check(report, "framework.extensions.torch")
+    with judged_beside("torch215", vision) as judged:
+        if judged:
+            code, report, extensions, _, _ = judged
             expect(code == 1 and extensions["status"] == "fail" and
                    "torchvision 0.25.0 requires torch==2.10.0, but PyTorch 2.15.0 is installed" in extensions["summary"] and
                    "torchvision 0.25.0 is built for CUDA 12 (_C.so links libcudart.so.12), PyTorch 2.15.0 for CUDA 13.2"
@@ -329,29 +343,19 @@ def torchvision_0_25_beside_each_torch(vision):
                    f"({extensions['evidence'][:300]})")
             expect("_ZN3c104cuda29c10_cuda_check_implementationEiPKcS2_jb" in extension_facts(report),
                    "c10::cuda::c10_cuda_check_implementation, which torch 2.15 no longer exports, is named")
-        finally:
-            shutil.rmtree(scratch)
     # Beside torch 2.10, the release it was made for: every import is exported.
-    site = installed(cache, "torch210")
-    if site:
-        scratch, mixed = mixed_site(site, vision)
-        try:
-            code, report = frameworks(mixed, "9.0", "580.95.05")
-            extensions = check(report, "framework.extensions.torch")
+    with judged_beside("torch210", vision) as judged:
+        if judged:
+            _, _, extensions, _, _ = judged
             expect(extensions["status"] == "pass" and
                    re.search(r"imports \d+ symbol\(s\) of PyTorch 2\.10\.0's interface; it exports every one",
                              extensions["evidence"]),
                    f"torchvision 0.25.0 beside torch 2.10, its own release: passes ({extensions['summary'][:200]})")
-        finally:
-            shutil.rmtree(scratch)
     # Beside torch 2.3 (CUDA 12.1), asking only for "torch" as flash-attn does: nothing but the
     # symbols tells, and the dynamic loader stops at one strata names.
-    site = installed(cache, "torch23")
-    if site:
-        scratch, mixed = mixed_site(site, vision, requirement="torch")
-        try:
-            code, report = frameworks(mixed, "9.0", "580.95.05")
-            extensions = check(report, "framework.extensions.torch")
+    with judged_beside("torch23", vision, requirement="torch") as judged:
+        if judged:
+            code, report, extensions, site, mixed = judged
             missing = extension_facts(report)
             expect(code == 1 and extensions["status"] == "fail" and
                    extensions["summary"].startswith("torchvision 0.25.0 cannot be imported beside PyTorch 2.3.0") and
@@ -362,8 +366,6 @@ def torchvision_0_25_beside_each_torch(vision):
                 expect(verdict is None or verdict in missing,
                        f"the loader refuses torchvision 0.25.0's {name} beside torch 2.3 at a symbol strata names "
                        f"({verdict})")
-        finally:
-            shutil.rmtree(scratch)
 
 
 # ---- jax[cuda12] 0.10.2 and tensorflow[and-cuda] 2.21.0, one environment -------
