@@ -73,7 +73,7 @@ TEST_CASE("real failure reports reach their class, and none goes without an answ
     CHECK(unseen.total >= 40);
     CHECK(tune.silent + held_out.silent + unseen.silent == 0);
     CHECK(tune.right >= 22);
-    CHECK(held_out.right >= 20);
+    CHECK(held_out.right >= 21);
     CHECK(unseen.right >= 45);
 }
 
@@ -130,6 +130,89 @@ TEST_CASE("the seventh public set keeps its class and no report goes without an 
 // codes said "an NCCL call failed" and no more) is tested below, on other texts.
 TEST_CASE("the eighth public set keeps its class and no report goes without an answer") {
     check_public_set(STRATA_TEST_PUBLIC_REPORTS_8, 19, 16);
+}
+
+// The ninth public set, gathered on 2026-12-06 after the eighth's rules and
+// scored once with the engine frozen: 19 of 22. Two misses were the unversioned
+// libcuda.so of a machine whose driver works (one shows libcuda.so.1 loading in
+// the same paste; the other cannot settle from its text), the third JAX's CUDA
+// plugin wording a cuDNN older than its build; both led to the rules below.
+TEST_CASE("the ninth public set keeps its class and no report goes without an answer") {
+    check_public_set(STRATA_TEST_PUBLIC_REPORTS_9, 22, 21);
+}
+
+TEST_CASE("the unversioned libcuda.so missing beside a present libcuda.so.1 is the name, not the driver") {
+    const std::string cudarc =
+        "Unable to dynamically load the \"cuda\" shared library - searched for library names: [\"cuda\"]\n";
+    const std::string python =
+        "OSError: libcuda.so: cannot open shared object file: No such file or directory\n";
+    // Alone, the words cannot tell a machine without a driver from one with libcuda.so.1 only.
+    for (const std::string& text : {cudarc, python}) {
+        Explanation alone = explain_text(text, false);
+        REQUIRE(alone.cause);
+        CHECK(alone.cause->failure_class == "driver_missing");
+        CHECK(alone.cause->id == "loader.unversioned_libcuda_missing");
+        CHECK(alone.cause->meaning.find("only its libcuda.so.1") != std::string::npos);
+    }
+    // The paste showing the driver's library resolved, opened or handed out re-reads it.
+    for (auto [shown, line] :
+         {std::pair{"\tlibcuda.so.1 (libc6,x86-64) => /lib/x86_64-linux-gnu/libcuda.so.1\n", 1},
+          std::pair{"\tlibcuda.so.1 => /usr/lib64/libcuda.so.1 (0x00007f3a)\n", 1},
+          std::pair{">>> ctypes.CDLL('libcuda.so.1')\n<CDLL 'libcuda.so.1', handle 55d0 at 0x7f>\n", 2},
+          std::pair{"I0312 dso_loader.cc:53] Successfully opened dynamic library libcuda.so.535.104.05\n", 1},
+          std::pair{"$ ls /usr/lib/wsl/lib\nlibcuda.so.1  libd3d12.so  libdxcore.so\n", 1}}) {
+        for (const std::string& failure : {cudarc, python}) {
+            INFO(shown << failure);
+            Explanation found = explain_text(shown + failure, false);
+            REQUIRE(found.cause);
+            CHECK(found.cause->failure_class == "missing_or_mismatched_shared_library");
+            CHECK(found.cause->id == "context.unversioned_libcuda");
+            CHECK(found.cause->line == static_cast<size_t>(line));
+        }
+    }
+    // Not evidence: ldd's "not found", the toolkit's stub, a failure to open libcuda.so.1 itself.
+    CHECK(cause_class("\tlibcuda.so.1 => not found\n" + python) == "driver_missing");
+    CHECK(cause_class("libcuda.so.1 => /usr/local/cuda/lib64/stubs/libcuda.so.1\n" + python) ==
+          "driver_missing");
+    CHECK(cause_class("libcuda.so.1 (libc6,x86-64) => /usr/lib/x86_64-linux-gnu/libcuda.so.1\n"
+                      "OSError: libcuda.so.1: cannot open shared object file: No such file or directory\n") ==
+          "driver_missing");
+}
+
+TEST_CASE("Triton's own libcuda search says whether the driver or only its unversioned name is missing") {
+    Explanation symlink = explain_text(
+        "AssertionError: libcuda.so cannot found!\nPossible files are located at "
+        "['/usr/lib/x86_64-linux-gnu/libcuda.so.1'].Please create a symlink of libcuda.so to any of the "
+        "files.",
+        true);
+    REQUIRE(symlink.cause);
+    CHECK(symlink.cause->id == "triton.libcuda_symlink");
+    CHECK(symlink.cause->failure_class == "missing_or_mismatched_shared_library");
+    CHECK(cause_class("AssertionError: libcuda.so cannot found!\nPlease make sure GPU is set up and then run "
+                      "\"/sbin/ldconfig\" (requires sudo) to refresh the linker cache.") == "driver_missing");
+    // The linker's own words at run time name both remedies.
+    Explanation linker = explain_text("/usr/bin/ld: cannot find -lcuda: No such file or directory\n", false);
+    REQUIRE(linker.cause);
+    CHECK(linker.cause->meaning.find("TRITON_LIBCUDA_PATH") != std::string::npos);
+}
+
+TEST_CASE("JAX's CUDA plugin naming an outdated component is read by the component it names") {
+    auto jax = [](std::string_view name) {
+        return "CUDA backend failed to initialize: Unable to use CUDA because of the following issues with "
+               "CUDA components:\nOutdated " +
+               std::string(name) +
+               " installation found.\nVersion JAX was built against: 120800\nMinimum supported: 120100\n"
+               "Installed version: 120000\nThe local installation version must be no lower than 120100.";
+    };
+    CHECK(cause_class(jax("cuDNN")) == "nccl_or_cudnn_version_mismatch");
+    for (std::string_view name : {"CUDA", "cuBLAS", "cuFFT", "cuSPARSE", "cuPTI"}) {
+        INFO(name);
+        CHECK(cause_class(jax(name)) == "missing_or_mismatched_shared_library");
+    }
+    CHECK(cause_class("RuntimeError: cuDNN 9.10.0 had a binary backward-compatibility issue due to reordered "
+                      "enum values affecting block-scale datatypes.") == "nccl_or_cudnn_version_mismatch");
+    // Another program's "outdated installation" is not JAX's.
+    CHECK(cause_class("Outdated pip installation found.") != "nccl_or_cudnn_version_mismatch");
 }
 
 TEST_CASE("a versioned symbol not defined in the copy found is the search order picking another build") {

@@ -290,6 +290,49 @@ TEST_CASE("the toolkit's stub libcuda on LD_LIBRARY_PATH") {
     }
 }
 
+TEST_CASE("libcuda.so.1 without the unversioned libcuda.so is a warning that names the symlink") {
+    FixtureTree tree;
+    tree.write("/proc/driver/nvidia/version", proprietary);
+    tree.write("/usr/lib/x86_64-linux-gnu/libcuda.so.580.65.06", "ELF");
+    tree.symlink("/usr/lib/x86_64-linux-gnu/libcuda.so.1", "libcuda.so.580.65.06");
+
+    SECTION("a host: the remedy is the symlink, or TRITON_LIBCUDA_PATH") {
+        Report report = probe(tree);
+        const Check& unversioned = check(report, "driver.libcuda_unversioned");
+        CHECK(unversioned.status == Status::warn);
+        CHECK(unversioned.summary.find(
+                  "no unversioned libcuda.so beside /usr/lib/x86_64-linux-gnu/libcuda.so.1") !=
+              std::string::npos);
+        CHECK(unversioned.remedy.find("ln -s libcuda.so.1 /usr/lib/x86_64-linux-gnu/libcuda.so") !=
+              std::string::npos);
+        CHECK(unversioned.remedy.find("TRITON_LIBCUDA_PATH=/usr/lib/x86_64-linux-gnu") != std::string::npos);
+        CHECK(unversioned.remedy.find("container runtime") == std::string::npos);
+    }
+    SECTION("a container: the runtime mounts libcuda.so.1 alone, so the image must add the link") {
+        tree.write("/.dockerenv");
+        Report report = probe(tree);
+        const Check& unversioned = check(report, "driver.libcuda_unversioned");
+        CHECK(unversioned.status == Status::warn);
+        CHECK(unversioned.remedy.find("mounts only libcuda.so.1") != std::string::npos);
+    }
+    SECTION("the link beside it passes") {
+        tree.symlink("/usr/lib/x86_64-linux-gnu/libcuda.so", "libcuda.so.1");
+        Report report = probe(tree);
+        CHECK(check(report, "driver.libcuda_unversioned").status == Status::pass);
+        CHECK(report.find_fact("driver.libcuda.unversioned_path")->value ==
+              "/usr/lib/x86_64-linux-gnu/libcuda.so.580.65.06");
+    }
+    SECTION("the toolkit's stub does not count as the unversioned name") {
+        tree.write("/usr/local/cuda/lib64/stubs/libcuda.so", "stub");
+        Report report = probe(tree, {{"LD_LIBRARY_PATH", "/usr/local/cuda/lib64/stubs"}});
+        CHECK(check(report, "driver.libcuda_unversioned").status == Status::warn);
+    }
+    SECTION("no libcuda.so.1 at all: only driver.libcuda speaks") {
+        FixtureTree bare;
+        CHECK(probe(bare).find_check("driver.libcuda_unversioned") == nullptr);
+    }
+}
+
 TEST_CASE("two copies of libcudart on the search path") {
     FixtureTree tree;
     tree.write("/opt/conda/lib/libcudart.so.13.1.0", "ELF");

@@ -136,6 +136,23 @@ const std::vector<Signal>& framework_signals() {
          "a CUDA library installed is older than the one jaxlib was built against (often a system copy found "
          "first)",
          "JAX jax/_src/xla_bridge.py (_check_cuda_versions)"},
+        // The CUDA plugins' own check (jax_plugins/xla_cuda12, xla_cuda13) words
+        // it "Outdated cuDNN installation found." with the versions below it.
+        {"jax.outdated_cudnn", "installation found", "outdated cudnn installation found",
+         "nccl_or_cudnn_version_mismatch", Layer::library, 96,
+         "the cuDNN installed is older than the one JAX's CUDA plugin was built against: install the "
+         "cuDNN it names (nvidia-cudnn-cu12/cu13), or a JAX built for the older one",
+         "JAX jax_plugins/xla_cuda*/__init__.py (_check_cuda_versions)"},
+        {"jax.outdated_library", "installation found",
+         "outdated (cuda|cublas|cufft|cusparse|cusolver|cupti|nvjitlink|nccl) installation found",
+         "missing_or_mismatched_shared_library", Layer::library, 92,
+         "a CUDA library found is older than the one JAX's CUDA plugin was built against (often a system "
+         "copy loaded before the pip wheel)",
+         "JAX jax_plugins/xla_cuda*/__init__.py (_check_cuda_versions)"},
+        {"jax.cudnn_9_10_0", "9.10.0 had a binary backward-compatibility issue", "",
+         "nccl_or_cudnn_version_mismatch", Layer::library, 90,
+         "cuDNN 9.10.0 reordered enum values; JAX refuses it: install cuDNN 9.10.1 or newer",
+         "JAX jax_plugins/xla_cuda*/__init__.py"},
         // The names _check_cuda_versions passes ("Unable to load cuDNN. Is it
         // installed?"), so that other programs' "Unable to load cudart" and
         // "unable to load cuda driver library" are not read as JAX's.

@@ -73,9 +73,24 @@ const std::vector<Signal>& toolchain_signals() {
          "the C/C++ compiler"},
         {"build.missing_libcuda", "find", "(cannot find|unable to find library) -lcuda\\b",
          "missing_or_mismatched_shared_library", Layer::library, 80,
-         "the linker finds no libcuda.so: a build needs no driver, link against the toolkit's stub "
-         "(lib64/stubs/libcuda.so)",
+         "the linker finds no unversioned libcuda.so. A build needs no driver: link against the toolkit's "
+         "stub (lib64/stubs/libcuda.so). Triton and torch.compile link their launcher at run time: there the "
+         "driver's directory needs libcuda.so beside libcuda.so.1 (a symlink), or TRITON_LIBCUDA_PATH",
          "GNU ld, LLVM lld"},
+        // Triton's own search (backends/nvidia/driver.py, libcuda_dirs): it
+        // lists the libcuda.so.1 copies it did find, which says the driver is
+        // there and only the unversioned name is not.
+        {"triton.libcuda_symlink", "possible files are located at",
+         "possible files are located at .*libcuda\\.so", "missing_or_mismatched_shared_library",
+         Layer::driver, 88,
+         "Triton found the driver's libcuda.so.1 but links the unversioned libcuda.so, which driver-only "
+         "installs (containers, WSL) leave out: link libcuda.so to one of the files it lists, or set "
+         "TRITON_LIBCUDA_PATH to its directory",
+         "Triton backends/nvidia/driver.py"},
+        {"triton.libcuda_not_found", "libcuda.so cannot found", "", "driver_missing", Layer::driver, 70,
+         "Triton found no libcuda in the loader's cache: no driver is installed (or, in a container, none "
+         "was given to it), or the cache is stale (run ldconfig)",
+         "Triton backends/nvidia/driver.py"},
         {"build.missing_cuda_library", "find",
          "(cannot find|unable to find library) "
          "-l(cudart|cublas|cudnn|nccl|cufft|curand|cusolver|cusparse|nvrtc|nvjitlink|cupti|nvtx)\\w*",

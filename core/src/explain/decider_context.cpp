@@ -129,12 +129,44 @@ std::optional<std::string_view> compat_path(std::string_view line, std::string_v
     return std::nullopt;
 }
 
+// Where the line shows the driver's libcuda present: a path to libcuda.so.1
+// (or libcuda.so.<version>) that the loader resolved ("libcuda.so.1
+// (libc6,x86-64) => /usr/lib/x86_64-linux-gnu/libcuda.so.1", ldd's "=>"), a
+// handle ctypes returned ("<CDLL 'libcuda.so.1', handle …>"), TensorFlow's
+// "Successfully opened dynamic library libcuda.so.1", or WSL's driver
+// directory. The toolkit's stub and "=> not found" do not count.
+std::optional<std::string_view> libcuda_present(std::string_view line, std::string_view lower) {
+    if (lower.find("libcuda.so") == std::string_view::npos &&
+        lower.find("/usr/lib/wsl/lib") == std::string_view::npos)
+        return std::nullopt;
+    if (lower.find("not found") != std::string_view::npos || lower.find("cannot") != std::string_view::npos ||
+        lower.find("no such file") != std::string_view::npos ||
+        lower.find("/stubs/") != std::string_view::npos)
+        return std::nullopt;
+    if (size_t at = lower.find("/usr/lib/wsl/lib"); at != std::string_view::npos)
+        return path_around(line, at);
+    for (size_t at = lower.find("libcuda.so."); at != std::string_view::npos;
+         at = lower.find("libcuda.so.", at + 1)) {
+        if (at + 11 >= lower.size() || !std::isdigit(static_cast<unsigned char>(lower[at + 11]))) continue;
+        std::string_view before = lower.substr(0, at);
+        bool resolved = before.find("=>") != std::string_view::npos && path_around(line, at).starts_with("/");
+        bool handle = before.ends_with("<cdll '") || before.ends_with("<cdll \"");
+        bool opened = before.ends_with("successfully opened dynamic library ");
+        if (resolved || handle || opened) return path_around(line, at);
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 void DeciderContext::read(std::string_view line, std::string_view lower, size_t line_number) {
     if (!compat_libcuda_) {
         if (auto path = compat_path(line, lower))
             compat_libcuda_ = Shown{std::string(*path), printable_excerpt(line, *path), line_number};
+    }
+    if (!libcuda_present_) {
+        if (auto shown = libcuda_present(line, lower))
+            libcuda_present_ = Shown{std::string(*shown), printable_excerpt(line, *shown), line_number};
     }
     if (!hiding_visible_devices_) {
         auto value = assigned_visible_devices(line, lower);
@@ -171,6 +203,16 @@ std::optional<Finding> DeciderContext::reread(const Finding& decider) const {
                                    ", so the runtime counts no device: unset it or set it to the GPUs' "
                                    "indices (nvidia-smi -L)",
                                "the CUDA_VISIBLE_DEVICES value shown in the log");
+    }
+    if (libcuda_present_ && decider.id == "loader.unversioned_libcuda_missing") {
+        return context_finding(
+            decider, "context.unversioned_libcuda", "missing_or_mismatched_shared_library", Layer::driver,
+            libcuda_present_->value, libcuda_present_->line_text, libcuda_present_->line_number,
+            "the driver's library is there (" + libcuda_present_->value +
+                "), but this program asks for the unversioned libcuda.so, which driver-only installs "
+                "(containers, WSL) leave out: link libcuda.so to libcuda.so.1 in that directory, or put the "
+                "directory on LD_LIBRARY_PATH (for Triton, TRITON_LIBCUDA_PATH)",
+            "the libcuda.so.1 shown in the log");
     }
     return std::nullopt;
 }

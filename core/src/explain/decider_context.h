@@ -1,5 +1,5 @@
 // Facts a pasted log shows beside its error that change what the error means.
-// Two are read here:
+// Three are read here:
 //  - the loader taking cuda-compat's libcuda (an ldconfig or ldd line, a
 //    path on LD_LIBRARY_PATH): a driver-version mismatch (803) then means the
 //    compat package is in the way of a host driver that does not want it;
@@ -34,6 +34,7 @@ private:
     };
     std::optional<Shown> compat_libcuda_;
     std::optional<Shown> hiding_visible_devices_;
+    std::optional<Shown> libcuda_present_;
 };
 
 }  // namespace strata

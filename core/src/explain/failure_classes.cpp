@@ -9,6 +9,10 @@ namespace {
 std::vector<FailureClass> build_classes() {
     const ExplainCause kernel_module{"no NVIDIA kernel module is loaded", "driver.kernel_module"};
     const ExplainCause libcuda{"libcuda.so.1 is missing or is the toolkit's stub", "driver.libcuda"};
+    const ExplainCause unversioned_libcuda{
+        "libcuda.so.1 is here, but not the unversioned libcuda.so that Triton and dlopen(\"libcuda.so\") "
+        "need",
+        "driver.libcuda_unversioned"};
     const ExplainCause versions{"the user-mode driver and the kernel module differ",
                                 "driver.version_agreement"};
     const ExplainCause init{"cuInit fails on this machine", "driver.cuda_init"};
@@ -43,7 +47,7 @@ std::vector<FailureClass> build_classes() {
     return {
         {"driver_missing",
          "no working NVIDIA driver is reachable (kernel module, user-mode libraries, or the two disagree)",
-         {kernel_module, libcuda, versions, nodes},
+         {kernel_module, libcuda, unversioned_libcuda, versions, nodes},
          {"cat /proc/driver/nvidia/version", "lsmod | grep nvidia", "dmesg | grep -i nvrm",
           "mokutil --sb-state (Secure Boot refuses unsigned modules)"}},
         {"container_device_not_exposed",
@@ -82,7 +86,7 @@ std::vector<FailureClass> build_classes() {
           "strata frameworks --sm <the GPU's CC> (each framework's device code against it)"}},
         {"missing_or_mismatched_shared_library",
          "a CUDA library the program needs is missing, or a different build of it was loaded",
-         {framework_libraries, library_layer, duplicates},
+         {framework_libraries, library_layer, duplicates, unversioned_libcuda},
          {"ldconfig -p | grep -E 'cudart|cublas|cudnn|nccl|nvrtc|nvJitLink'", "pip list | grep nvidia-",
           "ldd <the failing library> | grep 'not found'",
           "strata frameworks --python <the program's python> (each framework's libraries, and each "

@@ -89,7 +89,17 @@ Finding loader_finding(std::string_view id, std::string_view failure_class, Laye
 void missing_library(std::string_view soname, std::vector<Finding>& out, std::string matched) {
     std::string name(soname);
     std::string_view owner = soname_owner(soname);
-    if (owner == "driver") {
+    if (owner == "driver" && lower_ascii(soname) == "libcuda.so") {
+        // The unversioned name: what Triton links (-lcuda) and cudarc, older
+        // cuda-python and bitsandbytes dlopen. Driver-only installs (containers,
+        // WSL) have libcuda.so.1 alone, so the same words come from a machine
+        // whose driver works; decider_context re-reads it when the log shows so.
+        out.push_back(loader_finding(
+            "loader.unversioned_libcuda_missing", "driver_missing", Layer::driver, 82, matched,
+            "the unversioned libcuda.so cannot be loaded: either no NVIDIA driver is installed, or only its "
+            "libcuda.so.1 is (containers, WSL and driver-only images), and this program asks for the "
+            "unversioned name; `strata doctor` tells which (driver.libcuda, driver.libcuda_unversioned)"));
+    } else if (owner == "driver") {
         out.push_back(
             loader_finding("loader.driver_library_missing", "driver_missing", Layer::driver, 82, matched,
                            name + " is part of the NVIDIA driver and cannot be loaded: no driver is "

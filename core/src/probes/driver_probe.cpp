@@ -1,6 +1,7 @@
 // Driver layer, as far as it can be seen without loading libcuda: the kernel
 // module (/proc/driver/nvidia/version) and the user-mode driver library
-// libcuda.so.1 on the loader's search path, including the toolkit's stub.
+// libcuda.so.1 on the loader's search path, including the toolkit's stub, and
+// whether the unversioned libcuda.so some programs ask for is there too.
 #include <filesystem>
 
 #include "probes/kernel_module_version.h"
@@ -62,6 +63,38 @@ void probe_kernel_module(const ProbeContext& context, Report& report) {
                                 {"driver.kernel_module.version", "driver.kernel_module.flavor"}));
 }
 
+// The driver's library is loaded by its soname, libcuda.so.1, but some
+// programs ask for the unversioned name: Triton (and torch.compile through
+// it) links its launcher with -lcuda at run time, and cudarc, older
+// cuda-python and bitsandbytes dlopen("libcuda.so"). Driver-only installs
+// (the container toolkit's mounts, WSL's /usr/lib/wsl/lib cache, some distro
+// packages) provide libcuda.so.1 alone, and those programs then report the
+// driver as missing. The toolkit's stub does not count: it answers every call
+// with error 34.
+void probe_unversioned_libcuda(const ProbeContext& context, Report& report, const LibraryLocation& driver) {
+    for (const LibraryLocation& copy : context.library_search().find_all("libcuda.so")) {
+        if (is_stub_path(copy.path) || is_stub_path(copy.real_path)) continue;
+        add_fact(report, Layer::driver, "driver.libcuda.unversioned_path", copy.real_path, copy.via);
+        report.add_check(make_check("driver.libcuda_unversioned", Layer::driver, Status::pass,
+                                    "libcuda.so found at " + copy.path, "found via " + copy.via, "",
+                                    {"driver.libcuda.unversioned_path"}));
+        return;
+    }
+    std::string directory = std::filesystem::path(driver.path).parent_path().string();
+    report.add_check(make_check(
+        "driver.libcuda_unversioned", Layer::driver, Status::warn,
+        "no unversioned libcuda.so beside " + driver.path +
+            ": Triton and torch.compile (which link -lcuda at run time), cudarc and other programs that "
+            "dlopen \"libcuda.so\" will report the driver missing",
+        "libcuda.so.1 is found via " + driver.via + "; libcuda.so is not on the loader's search path",
+        "ln -s libcuda.so.1 " + directory + "/libcuda.so && ldconfig" +
+            (in_container(report) ? " (in the image or its entrypoint: the container runtime mounts only "
+                                    "libcuda.so.1)"
+                                  : "") +
+            "; for Triton alone, TRITON_LIBCUDA_PATH=" + directory + " is enough",
+        {"driver.libcuda.path"}));
+}
+
 void probe_libcuda(const ProbeContext& context, Report& report) {
     const LibrarySearch& search = context.library_search();
     auto copies = search.find_all("libcuda.so.1");
@@ -100,6 +133,7 @@ void probe_libcuda(const ProbeContext& context, Report& report) {
     report.add_check(make_check("driver.libcuda", Layer::driver, Status::pass,
                                 "libcuda.so.1 found at " + chosen.real_path, "found via " + chosen.via, "",
                                 {"driver.libcuda.path"}));
+    probe_unversioned_libcuda(context, report, chosen);
 }
 
 // A stubs directory on LD_LIBRARY_PATH is harmful even when it only holds
