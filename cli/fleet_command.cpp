@@ -70,8 +70,8 @@ std::function<int()> register_fleet(CLI::App& app) {
             analysis.expected = fleet::expand_hostlist(job_nodes);
             analysis.expected_from = "the Slurm job (SLURM_JOB_NODELIST)";
         }
-        std::vector<fleet::NodeRecord> records = fleet::read_records(options->records);
-        fleet::FleetResult result = fleet::analyze_fleet(records, analysis);
+        fleet::RecordSet read = fleet::read_record_set(options->records);
+        fleet::FleetResult result = fleet::analyze_fleet(read.records, analysis, read.unreadable);
         if (!options->prometheus.empty())
             write_prometheus_file(options->prometheus, fleet::render_fleet_prometheus(result));
         if (options->json)
@@ -80,7 +80,7 @@ std::function<int()> register_fleet(CLI::App& app) {
             std::cout << fleet::render_fleet_markdown(result);
         else
             std::cout << fleet::render_fleet_text(result);
-        int status = result.attention.empty() ? 0 : 1;
+        int status = result.needs_attention() ? 1 : 0;
         if (!options->drain) return status;
         // The commands go to standard error when the report is JSON or
         // Markdown, so standard output stays one document.

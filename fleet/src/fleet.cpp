@@ -289,7 +289,8 @@ std::string_view problem_kind_name(ProblemKind kind) {
     return "";
 }
 
-FleetResult analyze_fleet(const std::vector<NodeRecord>& records, const FleetOptions& options) {
+FleetResult analyze_fleet(const std::vector<NodeRecord>& records, const FleetOptions& options,
+                          const std::vector<UnreadableRecord>& unreadable) {
     if (records.empty()) throw UsageError("no records");
     if (!(options.min_deviation >= 0 && options.min_deviation < 1))
         throw UsageError("--min-deviation must lie between 0% and 100%");
@@ -299,6 +300,7 @@ FleetResult analyze_fleet(const std::vector<NodeRecord>& records, const FleetOpt
     FleetResult result;
     result.options = options;
     result.records = records.size();
+    result.unreadable = unreadable;
 
     std::map<std::string, size_t> index;
     std::vector<Node> nodes;
@@ -343,7 +345,10 @@ FleetResult analyze_fleet(const std::vector<NodeRecord>& records, const FleetOpt
             problem.reason = "no record from this node";
             problem.line = "no record from " + compress_hostlist(problem.nodes) + " (" +
                            std::to_string(result.missing.size()) + " of " + std::to_string(expected.size()) +
-                           " nodes expected by " + options.expected_from + ")";
+                           " nodes expected by " + options.expected_from + ")" +
+                           (unreadable.empty() ? ""
+                                               : "; " + std::to_string(unreadable.size()) +
+                                                     " unreadable record(s) may be theirs");
             result.problems.push_back(std::move(problem));
         }
         if (!result.unexpected.empty())

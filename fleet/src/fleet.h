@@ -84,11 +84,18 @@ struct FleetResult {
     std::vector<std::string> attention;              // nodes that need it, sorted
     std::map<std::string, std::string> node_reason;  // the worst problem of each such node
     std::vector<std::string> notes;
+    std::vector<UnreadableRecord> unreadable;  // records set aside: the analysis is of the rest
     FleetOptions options;
     size_t records = 0;
+
+    // Whether anything needs a person: a node on the list, or a record that
+    // could not be read (its node's state is unknown).
+    bool needs_attention() const { return !attention.empty() || !unreadable.empty(); }
 };
 
-// Throws UsageError for no records or options out of range.
-FleetResult analyze_fleet(const std::vector<NodeRecord>& records, const FleetOptions& options);
+// Throws UsageError for no records or options out of range. `unreadable` are
+// the files read_record_set() set aside; their nodes count as not reported.
+FleetResult analyze_fleet(const std::vector<NodeRecord>& records, const FleetOptions& options,
+                          const std::vector<UnreadableRecord>& unreadable = {});
 
 }  // namespace strata::fleet

@@ -36,11 +36,17 @@ std::string headline(const FleetResult& result) {
     std::string out = std::to_string(result.nodes.size()) + " node(s) reported";
     if (!result.options.expected.empty())
         out += " of " + std::to_string(result.options.expected.size()) + " expected";
-    out += ", " + std::to_string(result.records) + " record(s); ";
+    out += ", " + std::to_string(result.records) + " record(s)";
+    if (!result.unreadable.empty()) out += " (" + std::to_string(result.unreadable.size()) + " unreadable)";
+    out += "; ";
     out += result.attention.empty() ? "no node needs attention"
                                     : std::to_string(result.attention.size()) +
                                           " need attention: " + compress_hostlist(result.attention);
     return out;
+}
+
+std::string unreadable_line(const UnreadableRecord& record) {
+    return "unreadable record, its node counted as not reported: " + record.reason;
 }
 
 }  // namespace
@@ -48,7 +54,9 @@ std::string headline(const FleetResult& result) {
 std::string render_fleet_text(const FleetResult& result) {
     std::ostringstream out;
     out << "fleet: " << headline(result) << "\n";
-    if (!result.problems.empty()) out << "\n";
+    if (!result.problems.empty() || !result.unreadable.empty()) out << "\n";
+    for (const UnreadableRecord& record : result.unreadable)
+        out << "  FAIL  " << unreadable_line(record) << "\n";
     for (const FleetProblem& problem : result.problems)
         out << "  " << marker(problem) << "  " << problem.line << "\n";
     out << "\ngroups of like nodes (same GPUs, driver and libraries):\n";
@@ -90,6 +98,9 @@ Json fleet_to_json(const FleetResult& result) {
                           {"nodes", group.nodes},
                           {"benchmarks_judged", group.benchmarks_judged},
                           {"too_few_nodes", group.too_small}});
+    Json unreadable = Json::array();
+    for (const UnreadableRecord& record : result.unreadable)
+        unreadable.push_back({{"path", record.path}, {"reason", record.reason}});
     Json attention = Json::array();
     for (const std::string& node : result.attention)
         attention.push_back({{"node", node}, {"reason", result.node_reason.at(node)}});
@@ -102,6 +113,7 @@ Json fleet_to_json(const FleetResult& result) {
                 {"problems", problems},
                 {"groups", groups},
                 {"notes", result.notes},
+                {"unreadable", unreadable},
                 {"options",
                  {{"expected", result.options.expected},
                   {"expected_from", result.options.expected_from},
@@ -117,8 +129,10 @@ Json fleet_to_json(const FleetResult& result) {
 std::string render_fleet_markdown(const FleetResult& result) {
     std::ostringstream out;
     out << "## strata fleet\n\n" << markdown_cell(headline(result)) << "\n\n";
-    if (!result.problems.empty()) {
+    if (!result.problems.empty() || !result.unreadable.empty()) {
         out << "| | problem | nodes |\n|---|---|---|\n";
+        for (const UnreadableRecord& record : result.unreadable)
+            out << "| FAIL | " << markdown_cell(unreadable_line(record)) << " | |\n";
         for (const FleetProblem& problem : result.problems)
             out << "| " << marker(problem) << " | " << markdown_cell(problem.line) << " | "
                 << markdown_cell(compress_hostlist(problem.nodes)) << " |\n";
@@ -142,6 +156,10 @@ std::string render_fleet_prometheus(const FleetResult& result) {
     out.sample("strata_fleet_nodes", {{"state", "reported"}}, static_cast<double>(result.nodes.size()));
     out.sample("strata_fleet_nodes", {{"state", "missing"}}, static_cast<double>(result.missing.size()));
     out.sample("strata_fleet_nodes", {{"state", "attention"}}, static_cast<double>(result.attention.size()));
+    out.family("strata_fleet_unreadable_records",
+               "Record files that could not be read (truncated, malformed, oversized); their nodes count as "
+               "not reported");
+    out.sample("strata_fleet_unreadable_records", {}, static_cast<double>(result.unreadable.size()));
     out.family("strata_fleet_node_attention",
                "1 for a node that needs attention (a failed check, no record, another configuration, an "
                "outlier), else 0");

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <exception>
 #include <filesystem>
+#include <optional>
 #include <thread>
 
 #include "environment_summary.h"
@@ -85,7 +86,8 @@ NodeRecord parse_node_record(const std::string& text, const std::string& path, b
     if (out.node.size() > 255 || std::any_of(out.node.begin(), out.node.end(), [](char c) {
             return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
         }))
-        throw UsageError(path + ": the node name is not a host name (a control character, or over 255 bytes)");
+        throw UsageError(path +
+                         ": the node name is not a host name (a control character, or over 255 bytes)");
     return out;
 }
 
@@ -93,7 +95,7 @@ NodeRecord read_node_record(const std::string& path, bench::TimeMetric metric) {
     return parse_node_record(read_input_file(path, kMaxRecordBytes), path, metric);
 }
 
-std::vector<NodeRecord> read_records(const std::vector<std::string>& paths, bench::TimeMetric metric) {
+RecordSet read_record_set(const std::vector<std::string>& paths, bench::TimeMetric metric) {
     std::vector<std::string> files;
     for (const std::string& path : paths) {
         std::error_code ec;
@@ -120,13 +122,13 @@ std::vector<NodeRecord> read_records(const std::vector<std::string>& paths, benc
         throw UsageError("more than " + std::to_string(kMaxRecordsPerSide) + " records on one side");
     // Parsing JSON is the whole cost of a fleet's worth of records, and each
     // file is independent: they are read on every core, in file order.
-    std::vector<NodeRecord> out(files.size());
+    std::vector<std::optional<NodeRecord>> parsed(files.size());
     std::vector<std::exception_ptr> errors(files.size());
     std::atomic<size_t> next{0};
     auto work = [&] {
         for (size_t i = next++; i < files.size(); i = next++) {
             try {
-                out[i] = read_node_record(files[i], metric);
+                parsed[i] = read_node_record(files[i], metric);
             } catch (...) {
                 errors[i] = std::current_exception();
             }
@@ -137,10 +139,30 @@ std::vector<NodeRecord> read_records(const std::vector<std::string>& paths, benc
     for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
     work();
     for (std::thread& thread : pool) thread.join();
-    // The first bad file in order is the one reported, whatever finished first.
-    for (const std::exception_ptr& error : errors)
-        if (error) std::rethrow_exception(error);
+
+    RecordSet out;
+    std::exception_ptr first_error;
+    for (size_t i = 0; i < files.size(); ++i) {
+        if (parsed[i]) {
+            out.records.push_back(std::move(*parsed[i]));
+            continue;
+        }
+        // Only a bad input is set aside; anything else (memory) is strata's own failure.
+        try {
+            std::rethrow_exception(errors[i]);
+        } catch (const UsageError& error) {
+            out.unreadable.push_back({files[i], error.what()});
+            if (!first_error) first_error = errors[i];
+        }
+    }
+    if (out.records.empty() && first_error) std::rethrow_exception(first_error);
     return out;
+}
+
+std::vector<NodeRecord> read_records(const std::vector<std::string>& paths, bench::TimeMetric metric) {
+    RecordSet set = read_record_set(paths, metric);
+    if (!set.unreadable.empty()) throw UsageError(set.unreadable.front().reason);
+    return std::move(set.records);
 }
 
 }  // namespace strata::fleet

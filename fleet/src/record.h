@@ -60,8 +60,28 @@ NodeRecord parse_node_record(const std::string& text, const std::string& path,
                              bench::TimeMetric metric = bench::TimeMetric::real_time);
 NodeRecord read_node_record(const std::string& path, bench::TimeMetric metric = bench::TimeMetric::real_time);
 
+// A record file that could not be read, and why (the one-line error).
+struct UnreadableRecord {
+    std::string path;
+    std::string reason;
+};
+
+struct RecordSet {
+    std::vector<NodeRecord> records;           // in file order
+    std::vector<UnreadableRecord> unreadable;  // in file order
+};
+
 // Files, or directories whose *.json files are read (sorted, not recursive).
 // Throws UsageError for a missing path, an empty directory, or too many files.
+// A file that is truncated, malformed, oversized, not a regular file or of a
+// newer major schema is kept in `unreadable`: across a fleet one node that
+// died mid-write must not hide the others. When no file at all can be read,
+// the first one's error is thrown.
+RecordSet read_record_set(const std::vector<std::string>& paths,
+                          bench::TimeMetric metric = bench::TimeMetric::real_time);
+
+// The same, all or nothing (rollout: a decision is never made on part of a
+// side): throws the first unreadable file's error.
 std::vector<NodeRecord> read_records(const std::vector<std::string>& paths,
                                      bench::TimeMetric metric = bench::TimeMetric::real_time);
 

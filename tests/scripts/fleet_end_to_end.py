@@ -212,6 +212,29 @@ try:
         result = run(args)
         check(result.returncode == 2 and needle in result.stderr and result.stderr.count("\n") == 1,
               f"{args}: exit {result.returncode}: {result.stderr}")
+    # 11. One node's record cut off mid-write: the rest of the fleet is still
+    #     judged, the file is named with its reason, exit 1. Only when no
+    #     record at all can be read is it bad input (exit 2, below).
+    partial = f"{work}/partial"
+    shutil.copytree(records, partial)
+    open(f"{partial}/n08.json", "w").write(open(f"{records}/n01.json").read()[:500])
+    os.mkfifo(f"{partial}/n09.json")
+    result = fleet(partial, "--expect", "n[01-09]", "--prometheus", f"{work}/partial.prom")
+    lines = fail_lines(result.stdout)
+    check(result.returncode == 1, f"unreadable records: exit {result.returncode}\n{result.stdout}{result.stderr}")
+    check(any(line.startswith("unreadable record, its node counted as not reported: ") and "n08.json" in line
+              for line in lines), f"the truncated record is named: {lines}")
+    check(any("n09.json" in line and "FIFO" in line for line in lines), f"the FIFO is named: {lines}")
+    check("no record from n[08-09] (2 of 9 nodes expected by --expect); 2 unreadable record(s) may be theirs"
+          in lines, f"their nodes are not reported: {lines}")
+    check(any(line.startswith("n05 is slower") for line in lines), f"the rest is still judged: {lines}")
+    check("7 record(s) (2 unreadable)" in result.stdout, f"headline: {result.stdout}")
+    check("strata_fleet_unreadable_records 2" in open(f"{work}/partial.prom").read(), "the Prometheus gauge")
+    doc = json.loads(fleet(partial, "--json").stdout)
+    jsonschema.validate(doc, json.load(open(f"{SOURCE}/docs/fleet.schema.json")))
+    check([os.path.basename(u["path"]) for u in doc["unreadable"]] == ["n08.json", "n09.json"],
+          f"JSON unreadable: {doc['unreadable']}")
+    os.remove(f"{partial}/n09.json")
     bad = f"{work}/bad"
     os.makedirs(bad)
     open(f"{bad}/truncated.json", "w").write(open(f"{records}/n01.json").read()[:500])

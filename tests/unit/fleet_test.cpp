@@ -1,11 +1,16 @@
 // Slurm hostlists and the fleet's outlier rule, on synthetic records.
 #include "fleet.h"
 
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
 
 #include "fleet_report.h"
 #include "hostlist.h"
 #include "model/usage_error.h"
+#include "record.h"
 
 using namespace strata;
 using namespace strata::fleet;
@@ -125,4 +130,44 @@ TEST_CASE("drain commands refuse node names that are not plain host names") {
     CHECK(plan.refused == Names{"n[1-100]", "-x"});
     CHECK(shell_command(plan.commands[0]) ==
           "scontrol update nodename=n1 state=drain 'reason=strata: driver.nvml fails'");
+}
+
+TEST_CASE("an unreadable record is set aside for the fleet, and refused whole for a rollout") {
+    namespace fs = std::filesystem;
+    fs::path dir = fs::temp_directory_path() / ("strata-records-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    // Files written by Google Benchmark itself, and one cut off mid-write.
+    const fs::path written = STRATA_TEST_BENCH_FIXTURES "/google_benchmark_base.json";
+    fs::copy_file(written, dir / "a.json", fs::copy_options::overwrite_existing);
+    fs::copy_file(written, dir / "c.json", fs::copy_options::overwrite_existing);
+    {
+        std::ifstream in(written);
+        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        std::ofstream(dir / "b.json") << text.substr(0, text.size() / 2);
+    }
+    RecordSet set = read_record_set({dir.string()});
+    REQUIRE(set.records.size() == 2);
+    CHECK(set.records[0].path == (dir / "a.json").string());
+    CHECK(set.records[1].path == (dir / "c.json").string());
+    REQUIRE(set.unreadable.size() == 1);
+    CHECK(set.unreadable[0].path == (dir / "b.json").string());
+    CHECK(set.unreadable[0].reason.find("b.json") != std::string::npos);
+    CHECK_THROWS_AS(read_records({dir.string()}), UsageError);
+
+    FleetResult result = analyze_fleet(set.records, {}, set.unreadable);
+    CHECK(result.needs_attention());
+    CHECK(render_fleet_text(result).find("FAIL  unreadable record") != std::string::npos);
+    CHECK(fleet_to_json(result)["unreadable"].size() == 1);
+    CHECK(render_fleet_prometheus(result).find("strata_fleet_unreadable_records 1") != std::string::npos);
+
+    // Nothing readable at all is bad input, with the first file's reason.
+    fs::remove(dir / "a.json");
+    fs::remove(dir / "c.json");
+    try {
+        read_record_set({dir.string()});
+        FAIL("no readable record must throw");
+    } catch (const UsageError& error) {
+        CHECK(std::string(error.what()).find("b.json") != std::string::npos);
+    }
+    fs::remove_all(dir);
 }
