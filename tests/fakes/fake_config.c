@@ -81,6 +81,8 @@ static void apply(fake_config* config, const char* key, const char* value) {
         config->nvml_init = parse_int(value, config->nvml_init);
     else if (strcmp(key, "mig") == 0)
         config->mig = parse_int(value, config->mig);
+    else if (strcmp(key, "compute_mode") == 0)
+        config->compute_mode = parse_int(value, config->compute_mode);
     else if (strcmp(key, "ctx_set_current") == 0)
         config->ctx_set_current = parse_int(value, config->ctx_set_current);
     else if (strcmp(key, "strict_contexts") == 0)

@@ -28,6 +28,8 @@
  *   nvml_init=<nvmlReturn> what nvmlInit_v2 returns (default 0);
  *                          18 = "Driver/library version mismatch".
  *   mig=<0|1>              MIG mode every GPU reports through NVML.
+ *   compute_mode=<0..3>    NVML compute mode of every GPU (default 0);
+ *                          1 exclusive thread, 2 prohibited, 3 exclusive process.
  *   ctx_set_current=<CUresult> what cuCtxSetCurrent returns (default 0).
  *   strict_contexts=<0|1>  cuDevicePrimaryCtxRetain fails with 999 while an
  *                          earlier primary context is retained and not yet
@@ -75,6 +77,7 @@ typedef struct fake_config {
     char nvml_driver[64];
     int nvml_init;
     int mig;
+    int compute_mode;
     int ctx_set_current;
     int strict_contexts;
     int jit_ms;

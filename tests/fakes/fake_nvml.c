@@ -143,7 +143,7 @@ FAKE_EXPORT nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t device, unsigned* cur
 
 FAKE_EXPORT nvmlReturn_t nvmlDeviceGetComputeMode(nvmlDevice_t device, int* mode) {
     nvmlReturn_t rc = check_device(device);
-    if (rc == 0) *mode = 0; /* NVML_COMPUTEMODE_DEFAULT */
+    if (rc == 0) *mode = config()->compute_mode; /* 0: NVML_COMPUTEMODE_DEFAULT */
     return rc;
 }
 

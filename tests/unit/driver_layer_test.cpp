@@ -344,3 +344,31 @@ TEST_CASE("driver version from a library file name") {
     CHECK(version_from_library_path("/usr/lib/libcuda.so.1", "libcuda.so").empty());
     CHECK(version_from_library_path("libnvidia-ml.so.1", "libcuda.so").empty());
 }
+
+TEST_CASE("a GPU in exclusive compute mode warns, a prohibited one fails, the default passes") {
+    FixtureTree tree;
+    gpu_machine(tree);
+    {
+        Report report = doctor_with_fake(tree, "devices=2");
+        const Check& mode = check(report, "device.compute_mode");
+        CHECK(mode.status == Status::pass);
+        const Fact* second = report.find_fact("device.1.compute_mode");
+        REQUIRE(second);
+        CHECK(second->value == "default");
+    }
+    {
+        Report report = doctor_with_fake(tree, "devices=2;compute_mode=3");
+        const Check& mode = check(report, "device.compute_mode");
+        CHECK(mode.status == Status::warn);
+        CHECK(
+            has(mode.summary, "GPU 0 (exclusive_process), GPU 1 (exclusive_process): one process at a time"));
+        CHECK(has(mode.summary, "busy or unavailable"));
+    }
+    {
+        Report report = doctor_with_fake(tree, "compute_mode=2");
+        const Check& mode = check(report, "device.compute_mode");
+        CHECK(mode.status == Status::fail);
+        CHECK(has(mode.summary, "GPU 0 in prohibited compute mode"));
+        CHECK(has(mode.remedy, "-c DEFAULT"));
+    }
+}

@@ -930,3 +930,18 @@ TEST_CASE("causes hold, are ruled out, or stay unknown by the machine's checks")
     CHECK(verdicts[2].state == CauseState::unknown);
     CHECK(verdicts[2].evidence.find("check ran on this machine") != std::string::npos);
 }
+
+TEST_CASE("GPUs busy or unavailable are the compute mode or a holder, in either wording") {
+    for (std::string_view text :
+         {"Check failed: error == cudaSuccess (46 vs. 0)  all CUDA-capable devices are busy or unavailable",
+          "THCudaCheck FAIL file=THCGeneral.cpp line=66 error=46 : all CUDA-capable devices are busy or "
+          "unavailable",
+          "CUDA error: CUDA-capable device(s) is/are busy or unavailable"}) {
+        INFO(text);
+        Explanation found = explain_text(text, false);
+        REQUIRE(found.cause);
+        CHECK(found.cause->failure_class == "other");
+        CHECK(found.cause->meaning.find("compute mode") != std::string::npos);
+    }
+    CHECK(cause_class("the build server is busy or unavailable, retrying") != "other");
+}

@@ -7,6 +7,7 @@ void run_diagnosis_rules(const ProbeContext& context, Report& report) {
     rule_driver_versions_agree(report);
     rule_nvml_init(report);
     rule_device_counts(context, report);
+    rule_compute_mode(report);
     rule_runtime_vs_driver(report);
     rule_library_copies(context, report);
     rule_library_cuda(report);

@@ -16,6 +16,7 @@ void rule_driver_versions_agree(Report& report);                        // drive
 void rule_nvml_init(Report& report);                                    // driver.nvml_init
 void rule_runtime_vs_driver(Report& report);                            // runtime.driver_compatibility
 void rule_device_counts(const ProbeContext& context, Report& report);   // device.count_agreement
+void rule_compute_mode(Report& report);                                 // device.compute_mode
 void rule_library_copies(const ProbeContext& context, Report& report);  // library.<plugin>.copies
 void rule_library_cuda(Report& report);                                 // library.<lib>.cuda_compatibility
 void rule_library_images(Report& report);                               // library.<plugin>.images

@@ -141,6 +141,14 @@ const std::vector<Signal>& driver_signals() {
         {"tensorflow.no_driver", "could not find cuda drivers on your machine", "", "driver_missing",
          Layer::driver, 80, "TensorFlow found no libcuda: no driver (or none given to this container)",
          "TensorFlow xla/tsl cuda_executor", "container_device_not_exposed"},
+        // cudaErrorDevicesUnavailable (46): the runtime's older wording and
+        // the one its headers print now.
+        {"cuda.devices_unavailable", "busy or unavailable",
+         "cuda-capable devices?(\\(s\\))? (is/are|are|is) busy or unavailable", "other", Layer::device, 85,
+         "every GPU this process may use is taken: a GPU in exclusive compute mode another process already "
+         "holds (nvidia-smi shows 'E. Process'), a prohibited GPU, or one still held by a hung process "
+         "(nvidia-smi's process list)",
+         "CUDA runtime (cudaErrorDevicesUnavailable, 46)"},
         {"cuda.no_capable_device", "no cuda-capable device is detected", "", "driver_missing", Layer::driver,
          85, "the runtime sees no GPU: no driver, no device nodes, or CUDA_VISIBLE_DEVICES hides them",
          "CUDA runtime (cudaErrorNoDevice)", "container_device_not_exposed"},

@@ -39,6 +39,8 @@ std::vector<FailureClass> build_classes() {
     const ExplainCause compat{"the loaded libcuda is a forward-compatibility copy", "driver.forward_compat"};
     const ExplainCause devices{"a GPU reports a fault or is missing", "device."};
     const ExplainCause uvm{"/dev/nvidia-uvm is missing, so cuInit fails with an unknown error", "device.uvm"};
+    const ExplainCause compute_mode{"a GPU is in exclusive or prohibited compute mode",
+                                    "device.compute_mode"};
     const ExplainCause shared_memory{"/dev/shm is too small for NCCL and DataLoader workers",
                                      "container.shared_memory"};
     const std::string_view arch_check =
@@ -104,7 +106,7 @@ std::vector<FailureClass> build_classes() {
           "lspci -vvv -d 10de: | grep -i -E 'lnksta|aer'"}},
         {"other",
          "a CUDA-stack failure outside the classes above (driver state, application fault, resources)",
-         {init, kernel_module, uvm, shared_memory},
+         {init, kernel_module, uvm, shared_memory, compute_mode},
          {"strata doctor --markdown", "dmesg | grep -i -E 'nvrm|xid|uvm'"}},
     };
 }
