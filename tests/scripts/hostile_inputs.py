@@ -193,6 +193,13 @@ try:
     run("explain --evaluate a record nested 100,000 deep", ["explain", "--evaluate", deep_records], 2, 5, 200)
     log = write("long.log", ("ImportError: libcudnn.so.9: cannot open shared object file " * 20 + "\n") * 5000)
     run("explain on 6 MB of failure lines", ["explain", "--no-probe"], 0, 60, 400, stdin=log, one_line_error=False)
+    # One line that is a single path-like run, read by the context readers
+    # (libcuda shown present, cuda-compat on the path): each run judged once.
+    for name, text in (("libcuda-run", "=> " + "libcuda.so.1" * 500000 +
+                        "\nOSError: libcuda.so: cannot open shared object file\n"),
+                       ("compat-run", "=> /" + "compat" * 1000000 + "\nCUDA error 803\n")):
+        run(f"explain on a 6 MB {name} line", ["explain", "--no-probe"], 0, 20, 400,
+            stdin=write(f"{name}.log", text), one_line_error=False)
 
     # Work that was quadratic.
     few = benchmark_file("few.json", repetitions("BM_x", 8, 1000))

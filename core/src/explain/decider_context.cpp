@@ -117,8 +117,12 @@ Finding context_finding(const Finding& decider, std::string_view id, std::string
 // itself ("/usr/local/cuda-12.4/compat/libcuda.so.1" in ldconfig or ldd
 // output), or its directory on a search path ("/usr/local/cuda/compat").
 std::optional<std::string_view> compat_path(std::string_view line, std::string_view lower) {
-    for (size_t at = lower.find("compat"); at != std::string_view::npos; at = lower.find("compat", at + 1)) {
+    // Each path is judged once and the search goes on after it: a line that is
+    // one long run of "compat" must not cost a scan of the run per occurrence.
+    for (size_t at = lower.find("compat"); at != std::string_view::npos;) {
         std::string_view path = path_around(line, at);
+        size_t after = static_cast<size_t>(path.data() - line.data()) + path.size();
+        at = lower.find("compat", std::max(after, at + 1));
         std::string path_lower = lower_ascii(path);
         if (path.empty() || path.front() != '/') continue;
         bool library = path_lower.find("compat/libcuda.so") != std::string::npos;
@@ -145,14 +149,18 @@ std::optional<std::string_view> libcuda_present(std::string_view line, std::stri
         return std::nullopt;
     if (size_t at = lower.find("/usr/lib/wsl/lib"); at != std::string_view::npos)
         return path_around(line, at);
-    for (size_t at = lower.find("libcuda.so."); at != std::string_view::npos;
-         at = lower.find("libcuda.so.", at + 1)) {
-        if (at + 11 >= lower.size() || !std::isdigit(static_cast<unsigned char>(lower[at + 11]))) continue;
+    size_t arrow = lower.find("=>");
+    for (size_t at = lower.find("libcuda.so."); at != std::string_view::npos;) {
+        std::string_view path = path_around(line, at);
+        size_t next = lower.find(
+            "libcuda.so.", std::max(at + 1, static_cast<size_t>(path.data() - line.data()) + path.size()));
+        bool versioned = at + 11 < lower.size() && std::isdigit(static_cast<unsigned char>(lower[at + 11]));
         std::string_view before = lower.substr(0, at);
-        bool resolved = before.find("=>") != std::string_view::npos && path_around(line, at).starts_with("/");
+        bool resolved = arrow < at && path.starts_with("/");
         bool handle = before.ends_with("<cdll '") || before.ends_with("<cdll \"");
         bool opened = before.ends_with("successfully opened dynamic library ");
-        if (resolved || handle || opened) return path_around(line, at);
+        if (versioned && (resolved || handle || opened)) return path;
+        at = next;
     }
     return std::nullopt;
 }
