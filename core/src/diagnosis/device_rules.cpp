@@ -7,6 +7,7 @@
 #include "diagnosis/fact_access.h"
 #include "diagnosis/rules.h"
 #include "probes/probes.h"
+#include "probes/text_util.h"
 
 namespace strata {
 
@@ -68,15 +69,10 @@ void rule_compute_mode(Report& report) {
             exclusive.push_back("GPU " + std::to_string(index) + " (" + *mode + ")");
     }
     if (facts.empty()) return;
-    auto list = [](const std::vector<std::string>& items) {
-        std::string out;
-        for (const std::string& item : items) out += (out.empty() ? "" : ", ") + item;
-        return out;
-    };
     if (!prohibited.empty()) {
         report.add_check(
             make_check("device.compute_mode", Layer::device, Status::fail,
-                       list(prohibited) + " in prohibited compute mode: no process may use it",
+                       join(prohibited, ", ") + " in prohibited compute mode: no process may use it",
                        "nvmlDeviceGetComputeMode",
                        "nvidia-smi -i <index> -c DEFAULT (as root), unless the GPU is fenced off on "
                        "purpose",
@@ -86,7 +82,7 @@ void rule_compute_mode(Report& report) {
     if (!exclusive.empty()) {
         report.add_check(
             make_check("device.compute_mode", Layer::device, Status::warn,
-                       list(exclusive) +
+                       join(exclusive, ", ") +
                            ": one process at a time; any other gets \"CUDA-capable device(s) is/are busy or "
                            "unavailable\" (46) while it runs",
                        "nvmlDeviceGetComputeMode",
