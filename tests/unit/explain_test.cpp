@@ -945,3 +945,25 @@ TEST_CASE("GPUs busy or unavailable are the compute mode or a holder, in either 
     }
     CHECK(cause_class("the build server is busy or unavailable, retrying") != "other");
 }
+
+TEST_CASE("an operation a vGPU profile or an older GPU does not offer is named, not just 'not supported'") {
+    for (std::string_view text :
+         {"RuntimeError: CUDA error: operation not supported when calling cudaMallocAsync(&ptr, size, "
+          "stream)",
+          "cudaMallocAsync failed: 801", "CUDA_ERROR_NOT_SUPPORTED from cuMemAllocAsync on device 0"}) {
+        INFO(text);
+        Explanation found = explain_text(text, false);
+        REQUIRE(found.cause);
+        CHECK(found.cause->id == "cuda.memory_pools_unsupported");
+        CHECK(found.cause->failure_class == "other");
+    }
+    Explanation vgpu = explain_text(
+        "[critical]: failed to get primary CUDA context: operation not supported (801) on vGPU H100-20C",
+        false);
+    REQUIRE(vgpu.cause);
+    CHECK(vgpu.cause->id == "cuda.vgpu_unsupported");
+    // "not supported" elsewhere keeps its own reading.
+    Explanation other = explain_text("cudaMallocAsync: out of memory", false);
+    REQUIRE(other.cause);
+    CHECK(other.cause->id != "cuda.memory_pools_unsupported");
+}

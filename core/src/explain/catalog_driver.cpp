@@ -149,6 +149,26 @@ const std::vector<Signal>& driver_signals() {
          "holds (nvidia-smi shows 'E. Process'), a prohibited GPU, or one still held by a hung process "
          "(nvidia-smi's process list)",
          "CUDA runtime (cudaErrorDevicesUnavailable, 46)"},
+        // Operations a vGPU profile (or an older GPU) does not offer: the
+        // stream-ordered allocator's memory pools, and the virtual memory
+        // management API allocators build on. The status code alone says only
+        // "not supported".
+        {"cuda.memory_pools_unsupported", "async",
+         "(cudamallocasync|cumemalloc\\w*async).*(not.supported|\\b801\\b)|"
+         "(not.supported|\\b801\\b).*(cudamallocasync|cumemalloc\\w*async)",
+         "other", Layer::device, 70,
+         "this GPU offers no stream-ordered memory pools (cudaDevAttrMemoryPoolsSupported is 0): fractional "
+         "vGPU "
+         "profiles and some older GPUs do not; fall back to cudaMalloc (PyTorch: remove "
+         "backend:cudaMallocAsync from PYTORCH_CUDA_ALLOC_CONF)",
+         "CUDA runtime (cudaErrorNotSupported, 801)"},
+        {"cuda.vgpu_unsupported", "vgpu",
+         "(not.supported|\\b801\\b).*\\bvgpu\\b|\\bvgpu\\b.*(not.supported|\\b801\\b)", "other",
+         Layer::device, 65,
+         "a vGPU profile refuses this operation: unified memory, virtual memory management and memory pools "
+         "are off on vGPU unless the hypervisor's administrator enables them for the VM (or use a "
+         "passthrough GPU)",
+         "CUDA driver on NVIDIA vGPU (CUDA_ERROR_NOT_SUPPORTED, 801)"},
         {"cuda.no_capable_device", "no cuda-capable device is detected", "", "driver_missing", Layer::driver,
          85, "the runtime sees no GPU: no driver, no device nodes, or CUDA_VISIBLE_DEVICES hides them",
          "CUDA runtime (cudaErrorNoDevice)", "container_device_not_exposed"},
