@@ -322,6 +322,24 @@ TEST_CASE("libcuda.so.1 without the unversioned libcuda.so is a warning that nam
         CHECK(report.find_fact("driver.libcuda.unversioned_path")->value ==
               "/usr/lib/x86_64-linux-gnu/libcuda.so.580.65.06");
     }
+    SECTION("WSL: libcuda.so beside libcuda.so.1, but only the soname in the cache") {
+        FixtureTree wsl;
+        wsl.write("/usr/lib/wsl/lib/libcuda.so.1.1", "ELF");
+        wsl.write("/usr/lib/wsl/lib/libcuda.so.1", "ELF");
+        wsl.write("/usr/lib/wsl/lib/libcuda.so", "ELF");
+        wsl.write("/etc/ld.so.cache",
+                  test::build_ld_cache({{"libcuda.so.1", "/usr/lib/wsl/lib/libcuda.so.1"}}));
+        Report report = probe(wsl);
+        const Check& unversioned = check(report, "driver.libcuda_unversioned");
+        CHECK(unversioned.status == Status::warn);
+        CHECK(
+            unversioned.summary.starts_with("libcuda.so is in /usr/lib/wsl/lib but the loader's search does "
+                                            "not reach it"));
+        CHECK(unversioned.remedy.starts_with("export LD_LIBRARY_PATH=/usr/lib/wsl/lib:"));
+        // With the directory on the path, the name is found.
+        Report fixed = probe(wsl, {{"LD_LIBRARY_PATH", "/usr/lib/wsl/lib"}});
+        CHECK(check(fixed, "driver.libcuda_unversioned").status == Status::pass);
+    }
     SECTION("the toolkit's stub does not count as the unversioned name") {
         tree.write("/usr/local/cuda/lib64/stubs/libcuda.so", "stub");
         Report report = probe(tree, {{"LD_LIBRARY_PATH", "/usr/local/cuda/lib64/stubs"}});

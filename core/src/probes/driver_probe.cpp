@@ -81,6 +81,22 @@ void probe_unversioned_libcuda(const ProbeContext& context, Report& report, cons
         return;
     }
     std::string directory = std::filesystem::path(driver.path).parent_path().string();
+    // WSL ships libcuda.so as a file in /usr/lib/wsl/lib (read-only), where
+    // the loader's cache may list only libcuda.so.1: the name is there, off
+    // the search path.
+    if (context.exists(directory + "/libcuda.so")) {
+        report.add_check(make_check(
+            "driver.libcuda_unversioned", Layer::driver, Status::warn,
+            "libcuda.so is in " + directory +
+                " but the loader's search does not reach it: programs that "
+                "dlopen \"libcuda.so\" (cudarc, older cuda-python) or link -lcuda at run time (Triton) will "
+                "report the driver missing",
+            "libcuda.so.1 is found via " + driver.via + "; libcuda.so is not on the loader's search path",
+            "export LD_LIBRARY_PATH=" + directory +
+                ":$LD_LIBRARY_PATH (for Triton alone, TRITON_LIBCUDA_PATH=" + directory + ")",
+            {"driver.libcuda.path"}));
+        return;
+    }
     report.add_check(make_check(
         "driver.libcuda_unversioned", Layer::driver, Status::warn,
         "no unversioned libcuda.so beside " + driver.path +
