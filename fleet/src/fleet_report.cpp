@@ -45,8 +45,19 @@ std::string headline(const FleetResult& result) {
     return out;
 }
 
+// The reason names the file, and a file name may hold a line break: one
+// record must not print a second FAIL line of its own making.
 std::string unreadable_line(const UnreadableRecord& record) {
-    return "unreadable record, its node counted as not reported: " + record.reason;
+    std::string out = "unreadable record, its node counted as not reported: ";
+    for (char c : record.reason) {
+        if (c == '\n')
+            out += "\\n";
+        else if (c == '\r')
+            out += "\\r";
+        else
+            out += c;
+    }
+    return out;
 }
 
 }  // namespace

@@ -219,22 +219,27 @@ try:
     shutil.copytree(records, partial)
     open(f"{partial}/n08.json", "w").write(open(f"{records}/n01.json").read()[:500])
     os.mkfifo(f"{partial}/n09.json")
+    open(f"{partial}/n10\nFAIL  forged.json", "w").write("{")
     result = fleet(partial, "--expect", "n[01-09]", "--prometheus", f"{work}/partial.prom")
     lines = fail_lines(result.stdout)
     check(result.returncode == 1, f"unreadable records: exit {result.returncode}\n{result.stdout}{result.stderr}")
     check(any(line.startswith("unreadable record, its node counted as not reported: ") and "n08.json" in line
               for line in lines), f"the truncated record is named: {lines}")
     check(any("n09.json" in line and "FIFO" in line for line in lines), f"the FIFO is named: {lines}")
-    check("no record from n[08-09] (2 of 9 nodes expected by --expect); 2 unreadable record(s) may be theirs"
+    check(any("n10\\nFAIL  forged.json" in line for line in lines), f"a line break in a name is shown: {lines}")
+    check(not any(line.startswith("forged") for line in lines), f"and forges no FAIL line: {lines}")
+    check("no record from n[08-09] (2 of 9 nodes expected by --expect); 3 unreadable record(s) may be theirs"
           in lines, f"their nodes are not reported: {lines}")
     check(any(line.startswith("n05 is slower") for line in lines), f"the rest is still judged: {lines}")
-    check("7 record(s) (2 unreadable)" in result.stdout, f"headline: {result.stdout}")
-    check("strata_fleet_unreadable_records 2" in open(f"{work}/partial.prom").read(), "the Prometheus gauge")
+    check("7 record(s) (3 unreadable)" in result.stdout, f"headline: {result.stdout}")
+    check("strata_fleet_unreadable_records 3" in open(f"{work}/partial.prom").read(), "the Prometheus gauge")
     doc = json.loads(fleet(partial, "--json").stdout)
     jsonschema.validate(doc, json.load(open(f"{SOURCE}/docs/fleet.schema.json")))
-    check([os.path.basename(u["path"]) for u in doc["unreadable"]] == ["n08.json", "n09.json"],
+    check([os.path.basename(u["path"]) for u in doc["unreadable"]] == ["n08.json", "n09.json",
+                                                                          "n10\nFAIL  forged.json"],
           f"JSON unreadable: {doc['unreadable']}")
     os.remove(f"{partial}/n09.json")
+    os.remove(f"{partial}/n10\nFAIL  forged.json")
     bad = f"{work}/bad"
     os.makedirs(bad)
     open(f"{bad}/truncated.json", "w").write(open(f"{records}/n01.json").read()[:500])
