@@ -24,6 +24,19 @@ const std::vector<Signal>& driver_signals() {
         {"nvrm.api_mismatch", "api mismatch", "nvrm.*api mismatch|api mismatch.*client has the version",
          "driver_missing", Layer::driver, 95,
          "the kernel module and the user-mode driver are different versions", "NVRM kernel log"},
+        // TensorFlow's cuda_diagnostics after a failed cuInit: no kernel
+        // module answers. It outranks the cuInit code beside it: with no
+        // driver, what libcuda there is is the toolkit's stub (34) or none.
+        {"tensorflow.no_kernel_driver", "does not appear to be running on this host", "", "driver_missing",
+         Layer::driver, 90,
+         "no NVIDIA kernel module is loaded here (/proc/driver/nvidia/version is absent): the driver is not "
+         "installed or not loaded",
+         "TensorFlow stream_executor/cuda/cuda_diagnostics.cc", "container_device_not_exposed"},
+        {"tensorflow.no_device_node", "no nvidia gpu device is present", "", "driver_missing", Layer::driver,
+         86,
+         "the GPU's device node (/dev/nvidia0) does not exist: the kernel module is not loaded, or nothing "
+         "created the nodes (nvidia-modprobe)",
+         "TensorFlow stream_executor/cuda/cuda_diagnostics.cc", "container_device_not_exposed"},
         {"tensorflow.kernel_dso_mismatch", "does not match dso version", "", "driver_missing", Layer::driver,
          95, "the loaded kernel module and libcuda differ in version",
          "TensorFlow stream_executor (cuda_diagnostics)"},

@@ -109,6 +109,17 @@ const std::vector<Signal>& framework_signals() {
          "the cuDNN loaded at run time is older (or of another major) than the one TensorFlow/XLA was built "
          "with",
          "XLA stream_executor/cuda/cuda_dnn.cc"},
+        // XLA's summary when it cannot create a cuDNN handle. The line above
+        // it says why, and outranks it when pasted: a cuDNN older than the
+        // build ("Loaded runtime CuDNN library"), or CUDNN_STATUS_INTERNAL_ERROR
+        // beside "Memory usage: … free" (the GPU's memory taken).
+        {"xla.dnn_init_failed", "dnn library initialization failed", "", "nccl_or_cudnn_version_mismatch",
+         Layer::library, 60,
+         "XLA (JAX, TensorFlow) could not start cuDNN; the error just above this line says why: most often "
+         "a cuDNN older than the one it was built with (\"Loaded runtime CuDNN library\"), else the GPU's "
+         "memory already taken (another process, or XLA's preallocation: XLA_PYTHON_CLIENT_MEM_FRACTION), or "
+         "a driver older than this cuDNN needs",
+         "XLA stream_executor/cuda/cuda_dnn.cc"},
         {"tensorflow.not_built_for_cc",
          "was not built with cuda kernel binaries compatible with compute capability", "",
          "no_kernel_image_for_gpu_arch", Layer::kernel, 95,

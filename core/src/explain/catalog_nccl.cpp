@@ -80,6 +80,30 @@ const std::vector<Signal>& nccl_signals() {
          "NCCL's network transport failed (InfiniBand, RoCE or sockets): check the fabric and "
          "NCCL_SOCKET_IFNAME",
          "NCCL src/transport/net_*.cc"},
+        // Collectives that never finish. A hang that NCCL_P2P_DISABLE=1 cures
+        // is PCIe peer-to-peer traffic rerouted through the root complex by
+        // ACS or a translating IOMMU (NCCL User Guide, Troubleshooting: PCI
+        // Access Control Services; GPU Direct).
+        {"nccl.p2p_hang", "nccl_p2p_disable", "any:hang|deadlock|stuck|freez|fix|avoid|solve|work", "other",
+         Layer::host, 72,
+         "NCCL's GPU-to-GPU path over PCIe stalls on this host: PCIe ACS (or the IOMMU in translated mode) "
+         "routes peer traffic through the root complex. Disable ACS on the PCIe bridges (BIOS, or setpci) "
+         "or boot with iommu=pt, rather than keeping NCCL_P2P_DISABLE=1, which costs bandwidth",
+         "NCCL User Guide (Troubleshooting: PCI Access Control Services)"},
+        {"torch.nccl_watchdog_timeout", "watchdog caught collective operation timeout", "", "other",
+         Layer::host, 55,
+         "a collective never finished on every rank: one rank failed or lags (its log holds the first "
+         "error), or NCCL's peer-to-peer path stalls (on PCIe machines, PCIe ACS or the IOMMU: if "
+         "NCCL_P2P_DISABLE=1 makes it pass, disable ACS or boot with iommu=pt)",
+         "PyTorch torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp (watchdog)"},
+        {"nccl.collective_hang", "nccl",
+         "nccl\\w*(allreduce|all_reduce|broadcast|allgather|reducescatter|send|recv)\\w*.{0,40}(hangs?|hung|"
+         "deadlocks?|stuck|freezes)",
+         "other", Layer::host, 45,
+         "an NCCL collective that never returns: a rank that failed or lags, or a stalled transport (PCIe "
+         "ACS or the IOMMU on PCIe machines: try NCCL_P2P_DISABLE=1 to tell), or network interfaces that "
+         "do not reach each other (NCCL_SOCKET_IFNAME); run with NCCL_DEBUG=INFO on every rank",
+         "NCCL User Guide (Troubleshooting)"},
         // Ranks that disagree.
         {"nccl.version_mismatch", "nccl version mismatch", "", "nccl_or_cudnn_version_mismatch",
          Layer::library, 90, "the NCCL loaded differs from the one the program was built with", "NCCL"},

@@ -166,6 +166,69 @@ void undefined_symbol(std::string_view symbol, std::string_view line_lower, std:
     }
 }
 
+// Whether the words before a loader failure say cuDNN was loading one of its
+// sub-libraries ("Could not load library libcudnn_cnn_infer.so.8. Error: …").
+bool cudnn_loading(std::string_view lower_before) {
+    size_t load = lower_before.rfind("load");
+    return load != std::string_view::npos && lower_before.find("cudnn", load) != std::string_view::npos;
+}
+
+// cuDNN 8's libcudnn_cnn_infer (and its siblings) need the unversioned
+// libcuda.so. cuDNN loads them on its first convolution, after the framework
+// has created a CUDA context through libcuda.so.1, so the driver works: only
+// the name is missing, as on WSL (/usr/lib/wsl/lib has libcuda.so.1 in the
+// loader cache alone) and in containers the runtime mounts the driver into.
+void cudnn_needs_unversioned_libcuda(std::vector<Finding>& out, std::string matched) {
+    out.push_back(loader_finding(
+        "loader.cudnn_unversioned_libcuda", "missing_or_mismatched_shared_library", Layer::driver, 84,
+        std::move(matched),
+        "a cuDNN sub-library needs the unversioned libcuda.so; the program had already used the GPU "
+        "through libcuda.so.1, so the driver works and only that name is missing (WSL: "
+        "/usr/lib/wsl/lib; containers that mount the driver): link libcuda.so to libcuda.so.1 in the "
+        "driver's directory, or put that directory on LD_LIBRARY_PATH"));
+}
+
+// The package a CUDA library ships in, by its name: libcublasLt and libcublas
+// are both cuBLAS, every libcudnn_* is cuDNN, libnvrtc-builtins is NVRTC.
+// Empty for a name outside the CUDA math libraries. cuSPARSELt comes before
+// cuSPARSE: it ships apart from it, so a prefix must not join them.
+std::string_view cuda_package(std::string_view soname) {
+    static constexpr std::array<std::string_view, 15> kPackages = {
+        "cublas", "cudnn",  "cufft",     "curand", "cusolver", "cusparselt", "cusparse", "nvrtc",
+        "npp",    "nvjpeg", "nvjitlink", "cudart", "nccl",     "cupti",      "nvinfer"};
+    std::string lower = lower_ascii(soname);
+    if (!lower.starts_with("lib")) return {};
+    std::string_view stem = std::string_view(lower).substr(3);
+    for (std::string_view package : kPackages)
+        if (stem.starts_with(package)) return package;
+    return {};
+}
+
+// glibc's "<caller>: undefined symbol: X, version Y" where the caller and Y
+// are libraries of one package (libcublas.so.11 and libcublasLt.so.11, two
+// cuDNN sub-libraries). A package ships its libraries together and the caller
+// sits beside its own matching Y, so a Y without X is another copy of Y that
+// came first in the search: a toolkit or an image's cuBLAS ahead of a pip
+// wheel's. Between packages (cuSPARSE needing a newer nvJitLink) the version
+// installed is what is wrong, which the finding of the symbol already says.
+void sibling_symbol_version(std::string_view line, size_t phrase_at, size_t symbol_end,
+                            std::vector<Finding>& out) {
+    constexpr std::string_view kVersion = ", version ";
+    if (line.substr(symbol_end, kVersion.size()) != kVersion) return;
+    std::string_view versioned_by = word_after(line, symbol_end + kVersion.size());
+    std::string_view caller = name_before(line, phrase_at);
+    std::string_view package = cuda_package(caller);
+    if (package.empty() || package != cuda_package(versioned_by)) return;
+    std::string library(versioned_by);
+    out.push_back(loader_finding(
+        "loader.sibling_copy", "wrong_library_via_LD_LIBRARY_PATH", Layer::library, 86,
+        std::string(caller) + ": undefined symbol, version " + library,
+        std::string(caller) + " ships beside its own " + library + ", but another copy of " + library +
+            " (another release) was found first: a toolkit, an image's copy or LD_LIBRARY_PATH ahead of the "
+            "package's directory; `ldd` on " +
+            std::string(caller) + " shows which copy wins"));
+}
+
 bool names_library(std::string_view soname) {
     return soname.find(".so") != std::string_view::npos || soname.find(".dll") != std::string_view::npos;
 }
@@ -238,9 +301,12 @@ void find_loader_messages(std::string_view line, std::string_view lower, std::ve
         if (at == std::string_view::npos) continue;
         std::string_view soname = name_before(line, at);
         if (!names_library(soname)) continue;
-        missing_library(soname, out,
-                        std::string(line.substr(at - std::min(at, soname.size() + 2),
-                                                soname.size() + 2 + phrase.size())));
+        std::string matched(
+            line.substr(at - std::min(at, soname.size() + 2), soname.size() + 2 + phrase.size()));
+        if (lower_ascii(soname) == "libcuda.so" && cudnn_loading(lower.substr(0, at)))
+            cudnn_needs_unversioned_libcuda(out, std::move(matched));
+        else
+            missing_library(soname, out, std::move(matched));
         break;
     }
     // The library named after the words: the glibc failure retold ("Can't
@@ -298,6 +364,7 @@ void find_loader_messages(std::string_view line, std::string_view lower, std::ve
         std::string_view symbol = word_after(line, start);
         if (symbol.empty()) continue;
         undefined_symbol(symbol, lower, out, std::string(line.substr(at, start - at)) + std::string(symbol));
+        sibling_symbol_version(line, at, start + symbol.size(), out);
         break;
     }
     // The static linker's "undefined reference to `cublasLtGetStatusString@libcublasLt.so.11'":
