@@ -153,6 +153,60 @@ TEST_CASE("the tenth public set keeps its class and no report goes without an an
     check_public_set(STRATA_TEST_PUBLIC_REPORTS_10, 20, 19);
 }
 
+// The eleventh set (CC01-CC17), scored once with the engine frozen: 13 of 17,
+// two without an answer. Its misses led to the rules below: the kernel's,
+// lockdown's and the driver installer's words for a module refused for its
+// signature, the installer's bare "Unable to load the kernel module", and
+// NVRTC's "failed to load builtins". The one it still misses (CC12) is a
+// Windows "Loaded runtime CuDNN library" whose cause was an old DLL earlier on
+// PATH: the words are those of an installed cuDNN of the wrong version.
+TEST_CASE("the eleventh public set keeps its class and no report goes without an answer") {
+    check_public_set(STRATA_TEST_PUBLIC_REPORTS_11, 17, 16);
+}
+
+TEST_CASE("a kernel module refused for its signature is a missing driver, in any words and in a pod") {
+    const std::vector<std::string> refusals = {
+        "[    4.211] Loading of unsigned module is rejected\n",
+        "[    3.902] Lockdown: modprobe: unsigned module loading is restricted; see man kernel_lockdown.7\n",
+        "ERROR: The kernel module failed to load, because it was not signed by a key that is trusted by the "
+        "kernel.\n",
+    };
+    for (const std::string& text : refusals) {
+        for (bool container : {false, true}) {
+            Explanation explanation = explain_text(text, container);
+            INFO(text);
+            REQUIRE(explanation.cause);
+            CHECK(explanation.cause->failure_class == "driver_missing");
+            CHECK(explanation.cause->layer == Layer::driver);
+            CHECK(explanation.cause->specificity >= 90);
+        }
+    }
+    // The installer's bare load failure is answered, below a named cause.
+    const std::string bare = "ERROR: Unable to load the kernel module 'nvidia-drm.ko'.\n";
+    Explanation load = explain_text(bare, true);
+    REQUIRE(load.cause);
+    CHECK(load.cause->id == "nvidia_installer.module_load_failed");
+    CHECK(load.cause->failure_class == "driver_missing");
+    Explanation named = explain_text(bare + refusals[0], false);
+    REQUIRE(named.cause);
+    CHECK(named.cause->id == "kernel.unsigned_module_rejected");
+    // The kernel's taint warning for an unsigned module that did load is not a failure.
+    CHECK_FALSE(
+        explain_text("nvidia: module verification failed: signature and/or required key missing - tainting "
+                     "kernel\n",
+                     false)
+            .cause);
+}
+
+TEST_CASE("NVRTC failing to load its builtins library is a missing library, not the kernel layer") {
+    Explanation builtins =
+        explain_text("RuntimeError: nvrtc: error: failed to load builtins for compute_86.\n", false);
+    REQUIRE(builtins.cause);
+    CHECK(builtins.cause->id == "nvrtc.builtins_not_loaded");
+    CHECK(builtins.cause->failure_class == "missing_or_mismatched_shared_library");
+    CHECK(builtins.cause->layer == Layer::library);
+}
+
 TEST_CASE(
     "a library of a package missing a symbol versioned by its own sibling is another copy found first") {
     // cuFFT's two libraries ship together; cuDNN's sub-libraries too.

@@ -145,6 +145,33 @@ const std::vector<Signal>& driver_signals() {
         {"secure_boot.required_key", "required key not available", "", "driver_missing", Layer::driver, 85,
          "Secure Boot refused the unsigned nvidia module: sign it (MOK) or disable Secure Boot",
          "kernel module loader"},
+        // The same refusal in the words of the kernel (lockdown, signature
+        // enforcement) and of the driver installer, which the GPU Operator's
+        // driver container prints too: the host kernel refuses the module
+        // there as well, so no container class applies.
+        {"kernel.unsigned_module_rejected", "loading of unsigned module is rejected", "", "driver_missing",
+         Layer::driver, 92,
+         "the kernel enforces module signatures (Secure Boot, lockdown or module.sig_enforce) and the nvidia "
+         "module is unsigned: enroll the key that signs it (MOK), use signed driver packages, or disable "
+         "Secure Boot",
+         "Linux kernel module loader (module signature verification)"},
+        {"lockdown.unsigned_module", "unsigned module loading is restricted", "", "driver_missing",
+         Layer::driver, 92,
+         "kernel lockdown (Secure Boot) refuses the unsigned nvidia module: enroll the key that signs it "
+         "(MOK), use signed driver packages, or disable Secure Boot",
+         "Linux kernel lockdown (security/lockdown)"},
+        {"nvidia_installer.module_not_signed", "not signed by a key that is trusted by the kernel", "",
+         "driver_missing", Layer::driver, 92,
+         "the kernel enforces module signatures and the freshly built nvidia module is unsigned: sign it "
+         "with an enrolled key (the installer's --module-signing-secret-key, or DKMS's MOK key), use "
+         "precompiled signed drivers, or disable Secure Boot",
+         "nvidia-installer (GPU Operator driver container)"},
+        {"nvidia_installer.module_load_failed", "unable to load the kernel module 'nvidia", "",
+         "driver_missing", Layer::driver, 78,
+         "the driver installer built the nvidia module but the kernel would not load it: a module built "
+         "against other kernel sources, nouveau holding the GPU, a refused signature (Secure Boot), or a GPU "
+         "this driver release does not support; the installer's 'Kernel messages' say which",
+         "nvidia-installer"},
         {"driver.not_loaded_words", "nvidia driver is not", "nvidia driver is not (installed|loaded|running)",
          "driver_missing", Layer::driver, 80, "no NVIDIA driver is running", "various CUDA applications",
          "container_device_not_exposed"},

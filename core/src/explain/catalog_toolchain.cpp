@@ -22,6 +22,14 @@ const std::vector<Signal>& toolchain_signals() {
          "the compiler (nvcc, or ptxas bundled with Triton) does not know this architecture: it predates the "
          "GPU",
          "nvcc / ptxas"},
+        // NVRTC dlopens libnvrtc-builtins.so.<its own major.minor> at its first
+        // compile; the library beside it, not the toolkit's, must be found.
+        {"nvrtc.builtins_not_loaded", "failed to load builtins", "", "missing_or_mismatched_shared_library",
+         Layer::library, 85,
+         "NVRTC could not load its libnvrtc-builtins library: put the directory of the libnvrtc in use (the "
+         "toolkit's lib64, a conda env's lib, pip's nvidia/cuda_nvrtc/lib) on the library search path, and "
+         "keep libnvrtc and libnvrtc-builtins from one release",
+         "NVRTC (nvrtcCompileProgram)"},
         {"nvrtc.invalid_arch", "invalid value for --gpu-architecture", "", "no_kernel_image_for_gpu_arch",
          Layer::kernel, 95,
          "the NVRTC the framework uses at run time is too old to target this GPU: install a build for a "
