@@ -59,6 +59,63 @@ TEST_CASE("a machine without a driver fails the driver layer and gates the devic
     CHECK(report.exit_code() == 1);
 }
 
+TEST_CASE("a GPU host whose kernel loads only signed modules names that as why the driver did not load") {
+    auto gpu_host = [](FixtureTree& tree) {
+        tree.write("/sys/bus/pci/devices/0000:01:00.0/vendor", "0x10de\n");
+        tree.write("/sys/bus/pci/devices/0000:01:00.0/class", "0x030200\n");
+        tree.write("/sys/bus/pci/devices/0000:01:00.0/device", "0x2335\n");
+    };
+    const std::string secure_boot_var =
+        "/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c";
+    SECTION("Secure Boot on, as the EFI variable stores it: 4 attribute bytes, then 1") {
+        FixtureTree tree;
+        gpu_host(tree);
+        tree.write(secure_boot_var, std::string("\x06\x00\x00\x00\x01", 5));
+        Report report = probe(tree);
+        const Check& module = check(report, "driver.kernel_module");
+        CHECK(module.status == Status::fail);
+        CHECK(module.summary == "no NVIDIA kernel module loaded");
+        CHECK(module.remedy.find("only signed modules (Secure Boot is on)") != std::string::npos);
+        CHECK(module.remedy.find("mokutil --import") != std::string::npos);
+        CHECK(report.find_fact("driver.module_signatures_enforced")->value == "Secure Boot is on");
+    }
+    SECTION("kernel lockdown and module.sig_enforce, with Secure Boot off") {
+        FixtureTree tree;
+        gpu_host(tree);
+        tree.write(secure_boot_var, std::string("\x06\x00\x00\x00\x00", 5));
+        tree.write("/sys/kernel/security/lockdown", "none [integrity] confidentiality\n");
+        tree.write("/sys/module/module/parameters/sig_enforce", "Y\n");
+        Report report = probe(tree);
+        CHECK(report.find_fact("driver.module_signatures_enforced")->value ==
+              "kernel lockdown (integrity), module.sig_enforce=1");
+    }
+    SECTION("nothing enforced: lockdown [none], sig_enforce N, Secure Boot off") {
+        FixtureTree tree;
+        gpu_host(tree);
+        tree.write(secure_boot_var, std::string("\x06\x00\x00\x00\x00", 5));
+        tree.write("/sys/kernel/security/lockdown", "[none] integrity confidentiality\n");
+        tree.write("/sys/module/module/parameters/sig_enforce", "N\n");
+        Report report = probe(tree);
+        CHECK_FALSE(report.find_fact("driver.module_signatures_enforced"));
+        CHECK(check(report, "driver.kernel_module").remedy.find("signed") == std::string::npos);
+    }
+    SECTION("a truncated EFI variable is not read as Secure Boot on") {
+        FixtureTree tree;
+        gpu_host(tree);
+        tree.write(secure_boot_var, std::string("\x06\x00", 2));
+        CHECK_FALSE(probe(tree).find_fact("driver.module_signatures_enforced"));
+    }
+    SECTION("the module loaded: enforcement is not a finding") {
+        FixtureTree tree;
+        gpu_host(tree);
+        tree.write("/proc/driver/nvidia/version", proprietary);
+        tree.write(secure_boot_var, std::string("\x06\x00\x00\x00\x01", 5));
+        Report report = probe(tree);
+        CHECK(check(report, "driver.kernel_module").status == Status::pass);
+        CHECK_FALSE(report.find_fact("driver.module_signatures_enforced"));
+    }
+}
+
 TEST_CASE("proprietary kernel module, libcuda, device nodes and a PCI GPU") {
     FixtureTree tree;
     tree.write("/proc/driver/nvidia/version", proprietary);

@@ -6,6 +6,7 @@
 
 #include "probes/kernel_module_version.h"
 #include "probes/library_search.h"
+#include "probes/module_signing.h"
 #include "probes/probes.h"
 #include "probes/text_util.h"
 
@@ -44,11 +45,29 @@ void probe_kernel_module(const ProbeContext& context, Report& report) {
     auto text = context.read(path);
     auto parsed = text ? parse_kernel_module_version(*text) : std::nullopt;
     if (!parsed) {
+        std::string remedy = missing_driver_remedy(report);
+        std::vector<std::string> facts;
+        // On a host with a GPU, a kernel that loads only signed modules is the
+        // likeliest reason an installed driver did not load.
+        auto enforced = in_container(report) || !nvidia_gpu_on_pci(report)
+                            ? std::nullopt
+                            : module_signature_enforcement(context);
+        if (enforced) {
+            add_fact(report, Layer::driver, "driver.module_signatures_enforced", *enforced,
+                     "/sys (EFI SecureBoot variable, kernel lockdown, module.sig_enforce)");
+            facts.push_back("driver.module_signatures_enforced");
+            remedy =
+                "this kernel loads only signed modules (" + *enforced +
+                "): a driver built by DKMS is refused unless its key is enrolled (`mokutil --import` the "
+                "DKMS key, then reboot and confirm it) or the distribution's signed driver packages are "
+                "used; `dmesg | grep -i -E 'nvidia|key|lockdown'` shows the refusal. " +
+                remedy;
+        }
         report.add_check(make_check(
             "driver.kernel_module", Layer::driver, Status::fail,
             text ? "NVIDIA kernel module version unreadable" : "no NVIDIA kernel module loaded",
             text ? std::string(path) + " has no NVRM version line" : std::string(path) + " does not exist",
-            missing_driver_remedy(report)));
+            std::move(remedy), std::move(facts)));
         return;
     }
     add_fact(report, Layer::driver, "driver.kernel_module.version", parsed->version, std::string(path));
