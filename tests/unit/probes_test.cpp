@@ -60,18 +60,25 @@ TEST_CASE("a machine without a driver fails the driver layer and gates the devic
 }
 
 TEST_CASE("a GPU host whose kernel loads only signed modules names that as why the driver did not load") {
-    auto gpu_host = [](FixtureTree& tree) {
+    // A host with an NVIDIA GPU on its PCI bus and no module loaded; the EFI
+    // SecureBoot variable holds 4 attribute bytes, then the value (1 = on).
+    auto host = [](std::string secure_boot_variable, const char* lockdown = nullptr,
+                   const char* sig_enforce = nullptr, bool module_loaded = false) {
+        FixtureTree tree;
         tree.write("/sys/bus/pci/devices/0000:01:00.0/vendor", "0x10de\n");
         tree.write("/sys/bus/pci/devices/0000:01:00.0/class", "0x030200\n");
         tree.write("/sys/bus/pci/devices/0000:01:00.0/device", "0x2335\n");
+        tree.write("/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c",
+                   secure_boot_variable);
+        if (lockdown) tree.write("/sys/kernel/security/lockdown", lockdown);
+        if (sig_enforce) tree.write("/sys/module/module/parameters/sig_enforce", sig_enforce);
+        if (module_loaded) tree.write("/proc/driver/nvidia/version", proprietary);
+        return probe(tree);
     };
-    const std::string secure_boot_var =
-        "/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c";
-    SECTION("Secure Boot on, as the EFI variable stores it: 4 attribute bytes, then 1") {
-        FixtureTree tree;
-        gpu_host(tree);
-        tree.write(secure_boot_var, std::string("\x06\x00\x00\x00\x01", 5));
-        Report report = probe(tree);
+    const std::string on("\x06\x00\x00\x00\x01", 5);
+    const std::string off("\x06\x00\x00\x00\x00", 5);
+    SECTION("Secure Boot on") {
+        Report report = host(on);
         const Check& module = check(report, "driver.kernel_module");
         CHECK(module.status == Status::fail);
         CHECK(module.summary == "no NVIDIA kernel module loaded");
@@ -80,37 +87,20 @@ TEST_CASE("a GPU host whose kernel loads only signed modules names that as why t
         CHECK(report.find_fact("driver.module_signatures_enforced")->value == "Secure Boot is on");
     }
     SECTION("kernel lockdown and module.sig_enforce, with Secure Boot off") {
-        FixtureTree tree;
-        gpu_host(tree);
-        tree.write(secure_boot_var, std::string("\x06\x00\x00\x00\x00", 5));
-        tree.write("/sys/kernel/security/lockdown", "none [integrity] confidentiality\n");
-        tree.write("/sys/module/module/parameters/sig_enforce", "Y\n");
-        Report report = probe(tree);
+        Report report = host(off, "none [integrity] confidentiality\n", "Y\n");
         CHECK(report.find_fact("driver.module_signatures_enforced")->value ==
               "kernel lockdown (integrity), module.sig_enforce=1");
     }
     SECTION("nothing enforced: lockdown [none], sig_enforce N, Secure Boot off") {
-        FixtureTree tree;
-        gpu_host(tree);
-        tree.write(secure_boot_var, std::string("\x06\x00\x00\x00\x00", 5));
-        tree.write("/sys/kernel/security/lockdown", "[none] integrity confidentiality\n");
-        tree.write("/sys/module/module/parameters/sig_enforce", "N\n");
-        Report report = probe(tree);
+        Report report = host(off, "[none] integrity confidentiality\n", "N\n");
         CHECK_FALSE(report.find_fact("driver.module_signatures_enforced"));
         CHECK(check(report, "driver.kernel_module").remedy.find("signed") == std::string::npos);
     }
     SECTION("a truncated EFI variable is not read as Secure Boot on") {
-        FixtureTree tree;
-        gpu_host(tree);
-        tree.write(secure_boot_var, std::string("\x06\x00", 2));
-        CHECK_FALSE(probe(tree).find_fact("driver.module_signatures_enforced"));
+        CHECK_FALSE(host(std::string("\x06\x00", 2)).find_fact("driver.module_signatures_enforced"));
     }
     SECTION("the module loaded: enforcement is not a finding") {
-        FixtureTree tree;
-        gpu_host(tree);
-        tree.write("/proc/driver/nvidia/version", proprietary);
-        tree.write(secure_boot_var, std::string("\x06\x00\x00\x00\x01", 5));
-        Report report = probe(tree);
+        Report report = host(on, nullptr, nullptr, true);
         CHECK(check(report, "driver.kernel_module").status == Status::pass);
         CHECK_FALSE(report.find_fact("driver.module_signatures_enforced"));
     }
