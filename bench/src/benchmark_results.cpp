@@ -1,7 +1,9 @@
 #include "benchmark_results.h"
 
 #include <cmath>
+#include <map>
 #include <set>
+#include <utility>
 
 #include "model/untrusted_input.h"
 #include "model/usage_error.h"
@@ -50,9 +52,42 @@ bool is_google_benchmark_field(const std::string& key) {
     return fields.count(key) > 0;
 }
 
+// Which registered benchmark each run name came from. Google Benchmark lets
+// two benchmarks share a name (two BENCHMARK()s given one ->Name()) and
+// writes both under one run_name; pooling their times would compare a
+// mixture, so a second benchmark under a name already seen is refused. It is
+// known by (family_index, per_family_instance_index), which Google Benchmark
+// writes on every run since 1.6; files without them are known by a
+// repetition_index that comes twice.
+class RunIdentities {
+public:
+    void note(const Json& entry, const std::string& name, const std::string& where) {
+        auto number = [&](const char* key) -> long long {
+            auto it = entry.find(key);
+            return it != entry.end() && it->is_number_integer() ? it->get<long long>() : -1;
+        };
+        std::pair<long long, long long> instance{number("family_index"), number("per_family_instance_index")};
+        auto [known, added] = instance_by_name_.try_emplace(name, instance);
+        bool other_instance = !added && instance.first >= 0 && known->second != instance;
+        long long repetition = number("repetition_index");
+        bool repeated = entry.value("run_type", std::string("iteration")) == "iteration" && repetition >= 0 &&
+                        instance.first < 0 && !repetitions_by_name_[name].insert(repetition).second;
+        if (other_instance || repeated)
+            throw UsageError(
+                where + ": a second benchmark named \"" + name +
+                "\" (Google Benchmark allows it, but their times cannot be told apart): give one "
+                "of them another name");
+    }
+
+private:
+    std::map<std::string, std::pair<long long, long long>> instance_by_name_;
+    std::map<std::string, std::set<long long>> repetitions_by_name_;
+};
+
 // One entry of "benchmarks" into its series: a repetition's time, the median
 // aggregate, or the error the benchmark reported.
-void read_entry(const Json& entry, const std::string& where, TimeMetric metric, ResultsFile& out) {
+void read_entry(const Json& entry, const std::string& where, TimeMetric metric, RunIdentities& identities,
+                ResultsFile& out) {
     if (!entry.is_object()) throw UsageError(where + ": not an object");
     const Json& name_field = field(entry, "name", where);
     if (!name_field.is_string()) throw UsageError(where + ": \"name\" is not a string");
@@ -63,6 +98,7 @@ void read_entry(const Json& entry, const std::string& where, TimeMetric metric, 
     // at all. Only the median is kept, for files that hold aggregates alone.
     if (run_type == "aggregate" && aggregate != "median") return;
     std::string name = entry.value("run_name", name_field.get<std::string>());
+    identities.note(entry, name, where);
     auto [slot, added] = out.index.try_emplace(name, out.series.size());
     if (added) out.series.push_back({name, {}, std::nullopt, {}, {}});
     BenchmarkSeries& series = out.series[slot->second];
@@ -101,10 +137,11 @@ ResultsFile results_from_document(const Json& document, const std::string& path,
     out.path = path;
     if (document.contains("context") && document["context"].is_object()) out.context = document["context"];
     size_t position = 0;
+    RunIdentities identities;
     for (const Json& entry : document["benchmarks"]) {
         std::string where = path + ": benchmarks[" + std::to_string(position++) + "]";
         try {
-            read_entry(entry, where, metric, out);
+            read_entry(entry, where, metric, identities, out);
         } catch (const Json::exception& error) {  // a field of the wrong type
             throw UsageError(where + ": " + error.what());
         }

@@ -4,7 +4,10 @@
 // versions, a build is never compared with itself, and the benchmarks skip.
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <nlohmann/json.hpp>
+#include <vector>
 
+#include "benchmark_results.h"
 #include "results_merge.h"
 #include "support/run_process.h"
 
@@ -98,4 +101,35 @@ TEST_CASE("runner output: non-finite numbers become null, runs merge under one c
     CHECK(merged["benchmarks"].size() == 2);
     CHECK_THROWS_WITH(strata::bench::parse_benchmark_output("{\"benchmarks\": [", "cut.json"),
                       Catch::Contains("cut.json: not valid JSON"));
+}
+
+TEST_CASE("results: rounds of one benchmark pool, two benchmarks under one name are refused") {
+    auto entry = [](int family, int instance, int repetition) {
+        nlohmann::json e = {{"name", "cudart/copy"},          {"run_name", "cudart/copy"},
+                            {"run_type", "iteration"},        {"repetition_index", repetition},
+                            {"real_time", 10.0 + repetition}, {"time_unit", "us"}};
+        if (family >= 0) {
+            e["family_index"] = family;
+            e["per_family_instance_index"] = instance;
+        }
+        return e;
+    };
+    auto document = [](std::vector<nlohmann::json> entries) {
+        return nlohmann::json{{"benchmarks", entries}}.dump();
+    };
+    // strata bench --side-by-side merges one runner process per round: the same
+    // benchmark, the same family, repetition 0 each time.
+    auto rounds =
+        strata::bench::parse_results(document({entry(0, 0, 0), entry(0, 0, 0), entry(0, 0, 0)}), "r");
+    REQUIRE(rounds.series.size() == 1);
+    CHECK(rounds.series[0].samples.size() == 3);
+    CHECK_THROWS_WITH(strata::bench::parse_results(document({entry(0, 0, 0), entry(1, 0, 0)}), "two.json"),
+                      Catch::Contains("two.json: benchmarks[1]: a second benchmark named \"cudart/copy\""));
+    CHECK_THROWS_WITH(strata::bench::parse_results(document({entry(0, 0, 0), entry(0, 1, 0)}), "p.json"),
+                      Catch::Contains("a second benchmark named"));
+    // Without family fields (older writers) a repetition that comes twice tells it.
+    CHECK_THROWS_WITH(strata::bench::parse_results(document({entry(-1, 0, 0), entry(-1, 0, 0)}), "old.json"),
+                      Catch::Contains("a second benchmark named"));
+    auto repetitions = strata::bench::parse_results(document({entry(-1, 0, 0), entry(-1, 0, 1)}), "ok.json");
+    CHECK(repetitions.series[0].samples.size() == 2);
 }

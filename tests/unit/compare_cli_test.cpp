@@ -213,6 +213,16 @@ TEST_CASE("files with complexity rows, written by Google Benchmark itself, are c
     CHECK(markdown.out.find("BM\\_copy\\|bytes\\*2") != std::string::npos);
 }
 
+TEST_CASE("a file where two benchmarks share a name, written by Google Benchmark itself, is refused") {
+    // Pooling the two would compare a mixture of a 1024- and a 16384-element fill.
+    std::string file = run_google_benchmark(STRATA_TEST_DUPLICATE_NAME_BENCHMARK, "duplicate-names.json");
+    auto result = run_process({strata_binary(), "compare", file, file});
+    CHECK(result.exit_code == 2);
+    CHECK(line_count(result.err) == 1);
+    CHECK(result.err.find("a second benchmark named \"BM_fill\"") != std::string::npos);
+    CHECK(result.out.empty());
+}
+
 TEST_CASE("hostile results files: deep nesting, devices, times out of range, and their sizes") {
     // 100,000 levels of nesting crashed the recursive parser.
     std::string deep = write("deep.json", std::string(100000, '[') + std::string(100000, ']'));
