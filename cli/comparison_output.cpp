@@ -17,6 +17,13 @@ std::string fixed(double value, const char* format) {
     return text;
 }
 
+// A ratio in fixed notation while that shows its value; beyond, in
+// scientific notation, so 1e-8 is not printed as 0.000.
+std::string ratio_text(double ratio, const char* fixed_format) {
+    bool fixed_shows_it = ratio >= 1e-3 && ratio < 1e6;
+    return fixed(ratio, fixed_shows_it ? fixed_format : "%.3g");
+}
+
 std::string p_text(const bench::ComparisonRow& row) {
     return row.p_value ? fixed(*row.p_value, *row.p_value < 0.001 ? "%.1e" : "%.3f") : "n/a";
 }
@@ -25,7 +32,11 @@ std::string p_text(const bench::ComparisonRow& row) {
 
 std::string time_text(double ns) {
     char text[32];
-    if (ns >= 1e9)
+    // Past a million seconds "%.3f" would outgrow the buffer and be cut
+    // without its unit; such a time is corrupt or hostile, shown as it is.
+    if (ns >= 1e15)
+        std::snprintf(text, sizeof text, "%.3g s", ns / 1e9);
+    else if (ns >= 1e9)
         std::snprintf(text, sizeof text, "%.3f s", ns / 1e9);
     else if (ns >= 1e6)
         std::snprintf(text, sizeof text, "%.3f ms", ns / 1e6);
@@ -68,7 +79,7 @@ void print_comparison(const bench::Comparison& result, bool markdown) {
     for (const auto& row : result.rows)
         table.push_back({row.name, row.base_ns > 0 ? time_text(row.base_ns) : "-",
                          row.new_ns > 0 ? time_text(row.new_ns) : "-",
-                         row.ratio > 0 ? fixed(row.ratio, "%.3f") : "-", p_text(row),
+                         row.ratio > 0 ? ratio_text(row.ratio, "%.3f") : "-", p_text(row),
                          std::string(bench::verdict_name(row.verdict)) + (row.trips_gate ? " (gate)" : "")});
     const std::vector<std::string> header = {"benchmark", "base", "new", "new/base", "p", "verdict"};
     if (markdown) {
@@ -99,7 +110,7 @@ void print_comparison(const bench::Comparison& result, bool markdown) {
     if (result.geometric_mean_ratio)
         std::cout << (markdown ? "\n" : "") << "geometric mean of new/base over "
                   << result.geometric_mean_count
-                  << " benchmark(s): " << fixed(*result.geometric_mean_ratio, "%.4f") << "\n";
+                  << " benchmark(s): " << ratio_text(*result.geometric_mean_ratio, "%.4f") << "\n";
     auto name_text = [&](const std::string& name) { return markdown ? markdown_cell(name) : name; };
     for (const auto& name : result.only_in_base) std::cout << "only in base: " << name_text(name) << "\n";
     for (const auto& name : result.only_in_new) std::cout << "only in new: " << name_text(name) << "\n";

@@ -239,4 +239,19 @@ TEST_CASE("hostile results files: deep nesting, devices, times out of range, and
     auto range = run_process({strata_binary(), "compare", huge, base});
     CHECK(range.exit_code == 2);
     CHECK(range.err.find("time out of range") != std::string::npos);
+    // 1e308 ns is a number of nanoseconds, but no table column holds its
+    // digits: printed in scientific notation with its unit, and a ratio of
+    // 1e-8 is not rounded to 0.000.
+    auto file = [](const char* name, const char* time) {
+        return write(name, std::string(R"({"benchmarks": [{"name": "x", "real_time": )") + time +
+                               R"(, "time_unit": "ns"}]})");
+    };
+    auto vast =
+        run_process({strata_binary(), "compare", file("vast-a.json", "1e308"), file("vast-b.json", "1e300")});
+    INFO(vast.out);
+    CHECK(vast.exit_code == 0);
+    CHECK(vast.out.find("1e+299 s") != std::string::npos);
+    CHECK(vast.out.find("1e+291 s") != std::string::npos);
+    CHECK(vast.out.find("1e-08") != std::string::npos);
+    CHECK(vast.out.find("0.000 ") == std::string::npos);
 }
