@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 #include <utility>
+#include <vector>
 
 #include "model/untrusted_input.h"
 #include "model/usage_error.h"
@@ -61,17 +62,22 @@ bool is_google_benchmark_field(const std::string& key) {
 // repetition_index that comes twice.
 class RunIdentities {
 public:
-    void note(const Json& entry, const std::string& name, const std::string& where) {
+    // `series` is the index of the name's series, `first` whether this entry
+    // created it.
+    void note(const Json& entry, size_t series, bool first, const std::string& name, bool iteration,
+              const std::string& where) {
         auto number = [&](const char* key) -> long long {
             auto it = entry.find(key);
             return it != entry.end() && it->is_number_integer() ? it->get<long long>() : -1;
         };
-        std::pair<long long, long long> instance{number("family_index"), number("per_family_instance_index")};
-        auto [known, added] = instance_by_name_.try_emplace(name, instance);
-        bool other_instance = !added && instance.first >= 0 && known->second != instance;
-        long long repetition = number("repetition_index");
-        bool repeated = entry.value("run_type", std::string("iteration")) == "iteration" && repetition >= 0 &&
-                        instance.first < 0 && !repetitions_by_name_[name].insert(repetition).second;
+        Instance instance{number("family_index"), number("per_family_instance_index")};
+        if (first) instance_of_series_.push_back(instance);
+        bool other_instance = !first && instance.first >= 0 && instance_of_series_[series] != instance;
+        bool repeated = false;
+        if (iteration && instance.first < 0) {
+            long long repetition = number("repetition_index");
+            repeated = repetition >= 0 && !repetitions_without_family_[series].insert(repetition).second;
+        }
         if (other_instance || repeated)
             throw UsageError(
                 where + ": a second benchmark named \"" + name +
@@ -80,8 +86,9 @@ public:
     }
 
 private:
-    std::map<std::string, std::pair<long long, long long>> instance_by_name_;
-    std::map<std::string, std::set<long long>> repetitions_by_name_;
+    using Instance = std::pair<long long, long long>;  // family_index, per_family_instance_index
+    std::vector<Instance> instance_of_series_;         // parallel to ResultsFile::series
+    std::map<size_t, std::set<long long>> repetitions_without_family_;
 };
 
 // One entry of "benchmarks" into its series: a repetition's time, the median
@@ -98,9 +105,9 @@ void read_entry(const Json& entry, const std::string& where, TimeMetric metric, 
     // at all. Only the median is kept, for files that hold aggregates alone.
     if (run_type == "aggregate" && aggregate != "median") return;
     std::string name = entry.value("run_name", name_field.get<std::string>());
-    identities.note(entry, name, where);
     auto [slot, added] = out.index.try_emplace(name, out.series.size());
     if (added) out.series.push_back({name, {}, std::nullopt, {}, {}});
+    identities.note(entry, slot->second, added, name, run_type == "iteration", where);
     BenchmarkSeries& series = out.series[slot->second];
     if (entry.value("error_occurred", false)) {
         series.error = entry.value("error_message", std::string("the benchmark reported an error"));
