@@ -47,9 +47,9 @@ void probe_kernel_module(const ProbeContext& context, Report& report) {
     if (!parsed) {
         std::string remedy = missing_driver_remedy(report);
         std::vector<std::string> facts;
-        // On a host with a GPU, a kernel that loads only signed modules is the
-        // likeliest reason an installed driver did not load.
-        auto enforced = in_container(report) || !nvidia_gpu_on_pci(report)
+        // On a host with a GPU and no module at all, a kernel that loads only
+        // signed modules is the likeliest reason an installed driver did not load.
+        auto enforced = text || in_container(report) || !nvidia_gpu_on_pci(report)
                             ? std::nullopt
                             : module_signature_enforcement(context);
         if (enforced) {
