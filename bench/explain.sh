@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # What `strata explain` costs: every real report strata ships (the 45 shared
 # reports and every public-tracker set) classified in one `--evaluate` run, and
-# one pasted 8 MiB log (the input cap) of mixed CUDA lines, next to what a
-# person would otherwise do to find the known error lines in that log: grep
+# one pasted log just under 8 MiB (read whole; a longer one keeps its first
+# 2 MiB and last 6 MiB) of mixed CUDA lines, next to what a person would
+# otherwise do to find the known error lines in that log: grep
 # for a list of the stack's error words (no classification, no meaning).
 # Several runs each (hyperfine), medians, ratios, all in one run.
 # Usage: bench/explain.sh [BUILD_DIR]   (default: build)
 source "$(dirname "$0")/preamble.sh" "$@"
 reports=("$root"/tests/explain/*.jsonl)  # every set strata ships, as it grows
-# A log just under the 8 MiB cap: every report's text, repeated, with noise
+# A log just under 8 MiB (read whole): every report's text, repeated, with noise
 # lines between them, so most lines match nothing (as in a real log).
 /usr/bin/python3 - "$out/log.txt" "${reports[@]}" <<'PY'
 import json, sys

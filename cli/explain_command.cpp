@@ -18,9 +18,38 @@ namespace {
 
 // The JSON document's version: docs/explain.schema.json describes it.
 constexpr const char* kExplainSchemaVersion = "1.0.0";
-// A pasted log larger than this is refused rather than read without end
-// (`strata explain < /dev/zero`); a failure's lines fit many times over.
-constexpr size_t kMaxInput = 8u << 20;
+// A log on standard input may be of any length (an NCCL_DEBUG=INFO run from
+// many ranks, a journal): its first 2 MiB and last 6 MiB are read, where the
+// first error and the final one are, in bounded memory. Reading stops after
+// 1 GiB, so endless input (`< /dev/zero`) ends.
+constexpr size_t kInputHead = 2u << 20;
+constexpr size_t kInputTail = 6u << 20;
+constexpr size_t kInputScanLimit = size_t{1} << 30;
+
+std::string mib_text(size_t bytes) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / (1u << 20));
+    return text;
+}
+
+// Standard input's text, saying on stderr when only its ends were read.
+StreamExcerpt read_standard_input() {
+    StreamExcerpt excerpt = read_head_and_tail(std::cin, kInputHead, kInputTail, kInputScanLimit);
+    if (excerpt.scan_cut)
+        std::cerr << "strata: standard input went on past " << mib_text(kInputScanLimit)
+                  << "; read its first 2 MiB and the last 6 MiB before that point\n";
+    else if (excerpt.lines_skipped)
+        std::cerr << "strata: standard input is " << mib_text(excerpt.bytes_read)
+                  << "; read its first 2 MiB and last 6 MiB (whole lines; the lines between were skipped)\n";
+    return excerpt;
+}
+
+// Findings name the lines of the excerpt; name them as the log numbers them.
+void number_as_in_stream(Explanation& explanation, const StreamExcerpt& excerpt) {
+    if (explanation.cause) explanation.cause->line = excerpt.line_in_stream(explanation.cause->line);
+    for (Finding& finding : explanation.findings) finding.line = excerpt.line_in_stream(finding.line);
+}
+
 // An evaluation file holds many reports; still bounded.
 constexpr size_t kMaxEvaluationFile = 64u << 20;
 
@@ -247,8 +276,10 @@ std::function<int()> register_explain(CLI::App& app, const std::string& executab
                                            "Explain a CUDA error message or a whole log: the layer at fault, "
                                            "the line that decides it, what it means, "
                                            "and which likely cause holds on this machine");
-    command->add_option("text", options->words,
-                        "The error text (read from standard input, at most 8 MiB, when absent or '-')");
+    command->add_option(
+        "text", options->words,
+        "The error text (read from standard input when absent or '-'; of a log longer than 8 MiB, its first "
+        "2 MiB and last 6 MiB)");
     command->add_flag("--json", options->json, "Print the explanation as JSON (docs/explain.schema.json)");
     command->add_flag("--no-probe", options->no_probe, "Classify only; do not check this machine");
     command
@@ -267,8 +298,10 @@ std::function<int()> register_explain(CLI::App& app, const std::string& executab
     return [options, executable]() {
         if (!options->evaluate.empty()) return evaluate(options->evaluate, options->quiet);
         std::string text;
+        StreamExcerpt excerpt;
         if (options->words.empty() || (options->words.size() == 1 && options->words[0] == "-")) {
-            text = read_input_stream(std::cin, kMaxInput, "standard input");
+            excerpt = read_standard_input();
+            text = std::move(excerpt.text);
         } else {
             for (const std::string& word : options->words) text += (text.empty() ? "" : " ") + word;
         }
@@ -286,6 +319,7 @@ std::function<int()> register_explain(CLI::App& app, const std::string& executab
                             (options->container == "auto" && machine.find_fact("container.detected") &&
                              machine.find_fact("container.detected")->value == true);
         Explanation explanation = explain_text(text, in_container);
+        number_as_in_stream(explanation, excerpt);
         const FailureClass* failure_class =
             explanation.cause ? find_failure_class(explanation.cause->failure_class) : nullptr;
         std::vector<CauseVerdict> verdicts;

@@ -136,11 +136,34 @@ TEST_CASE("strata explain: unknown text exits 1, no text or a bad file exits 2 w
     CHECK(from_fifo.exit_code == 2);
     CHECK(line_count(from_fifo.err) == 1);
     std::filesystem::remove(fifo);
-    // Endless input is refused at 8 MiB with one line, not read until memory runs out.
+    // Endless input is read to 1 GiB in bounded memory, then reading stops
+    // and says so in one line; NUL bytes explain nothing (exit 1).
     auto endless = run_process({"/bin/sh", "-c", strata_binary() + " explain --no-probe < /dev/zero"});
-    CHECK(endless.exit_code == 2);
+    CHECK(endless.exit_code == 1);
     CHECK(line_count(endless.err) == 1);
-    CHECK(endless.err.find("larger than 8 MiB") != std::string::npos);
+    CHECK(endless.err.find("went on past 1024.0 MiB") != std::string::npos);
+    // A log longer than 8 MiB: its first and last lines are read, the error at
+    // its end is found, and named by its line number in the whole log.
+    {
+        std::string long_log = scratch_path("long.log");
+        std::ofstream out(long_log);
+        out << "RuntimeError: CUDA error: no kernel image is available for execution on the device\n";
+        for (int i = 0; i < 300000; ++i)
+            out << "2026-12-06 10:00:00 INFO step " << i << " loss=0.43 lr=3e-4\n";
+        out << "NCCL WARN Cuda failure 'out of memory'\n";
+        out.close();
+        auto tail =
+            run_process({"/bin/sh", "-c", strata_binary() + " explain --no-probe --json < " + long_log});
+        CHECK(tail.exit_code == 0);
+        CHECK(line_count(tail.err) == 1);
+        CHECK(tail.err.find("read its first 2 MiB and last 6 MiB") != std::string::npos);
+        auto json = nlohmann::json::parse(tail.out);
+        bool found_last_line = false;
+        for (const auto& finding : json["findings"])
+            if (finding["id"] == "nccl.cuda_failure") found_last_line = finding["line"] == 300002;
+        CHECK(found_last_line);
+        CHECK(json["decided_by"]["line"] == 1);
+    }
     // A record whose id is not a string is still scored (named by its line).
     {
         std::ofstream(bad)

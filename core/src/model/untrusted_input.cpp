@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -72,13 +73,42 @@ std::string read_input_file(const std::string& path, size_t limit) {
     return data;
 }
 
-std::string read_input_stream(std::istream& in, size_t limit, const std::string& what) {
-    std::string out;
+StreamExcerpt read_head_and_tail(std::istream& in, size_t head, size_t tail, size_t scan_limit) {
+    StreamExcerpt out;
+    std::string first, last;  // `last` holds between tail and 2 * tail bytes once trimmed
+    size_t line_breaks = 0;   // in everything read
     char buffer[1 << 16];
-    while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
-        out.append(buffer, static_cast<size_t>(in.gcount()));
-        if (out.size() > limit) throw UsageError(what + " is larger than " + size_text(limit));
+    while (out.bytes_read < scan_limit &&
+           (in.read(buffer,
+                    static_cast<std::streamsize>(std::min(sizeof buffer, scan_limit - out.bytes_read))) ||
+            in.gcount() > 0)) {
+        std::string_view chunk(buffer, static_cast<size_t>(in.gcount()));
+        out.bytes_read += chunk.size();
+        line_breaks += static_cast<size_t>(std::count(chunk.begin(), chunk.end(), '\n'));
+        size_t to_head = std::min(chunk.size(), head - first.size());
+        first.append(chunk.substr(0, to_head));
+        last.append(chunk.substr(to_head));
+        if (last.size() > 2 * tail) last.erase(0, last.size() - tail);
     }
+    out.scan_cut = out.bytes_read >= scan_limit && in.peek() != std::char_traits<char>::eof();
+    // `last` may have been trimmed to exactly `tail`: what was read decides.
+    if (out.bytes_read <= head + tail) {
+        out.text = first + last;
+        return out;
+    }
+    last.erase(0, last.size() - tail);
+    out.lines_skipped = true;
+    // Whole lines only: the head up to its last line break, the tail from
+    // after its first, so no line is read half.
+    size_t head_end = first.rfind('\n');
+    size_t tail_start = last.find('\n');
+    std::string_view kept_head(first.data(), head_end == std::string::npos ? first.size() : head_end + 1);
+    std::string_view kept_tail =
+        std::string_view(last).substr(tail_start == std::string::npos ? 0 : tail_start + 1);
+    out.head_lines = static_cast<size_t>(std::count(kept_head.begin(), kept_head.end(), '\n'));
+    out.tail_first_line =
+        line_breaks - static_cast<size_t>(std::count(kept_tail.begin(), kept_tail.end(), '\n')) + 1;
+    out.text = std::string(kept_head).append(kept_tail);
     return out;
 }
 
