@@ -67,8 +67,11 @@ TEST_CASE("a stream without line breaks is kept as bytes, and reading stops at t
     std::string zeros(5000, '\0');
     StreamExcerpt long_line = excerpt_of(zeros, 100, 200);
     CHECK(long_line.lines_skipped);
-    CHECK(long_line.text.size() == 300);
+    // The head's part of the line is ended, not joined to the tail's part.
+    CHECK(long_line.text.size() == 301);
+    CHECK(long_line.text[100] == '\n');
     CHECK(long_line.line_in_stream(1) == 1);
+    CHECK(long_line.line_in_stream(2) == 1);
     StreamExcerpt cut = excerpt_of(zeros, 100, 200, 1000);
     CHECK(cut.scan_cut);
     CHECK(cut.bytes_read == 1000);

@@ -108,7 +108,14 @@ StreamExcerpt read_head_and_tail(std::istream& in, size_t head, size_t tail, siz
     out.head_lines = static_cast<size_t>(std::count(kept_head.begin(), kept_head.end(), '\n'));
     out.tail_first_line =
         line_breaks - static_cast<size_t>(std::count(kept_tail.begin(), kept_tail.end(), '\n')) + 1;
-    out.text = std::string(kept_head).append(kept_tail);
+    out.text = std::string(kept_head);
+    // A head that is part of one long line ends it, so it is not read as one
+    // line with the tail's first.
+    if (!out.text.empty() && out.text.back() != '\n') {
+        out.text += '\n';
+        ++out.head_lines;
+    }
+    out.text.append(kept_tail);
     return out;
 }
 
