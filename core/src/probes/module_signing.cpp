@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "probes/probe_context.h"
+#include "probes/text_util.h"
 
 namespace strata {
 
@@ -45,9 +46,7 @@ std::optional<std::string> module_signature_enforcement(const ProbeContext& cont
     if (auto mode = lockdown_mode(context)) reasons.push_back("kernel lockdown (" + *mode + ")");
     if (sig_enforce_on(context)) reasons.push_back("module.sig_enforce=1");
     if (reasons.empty()) return std::nullopt;
-    std::string joined;
-    for (const std::string& reason : reasons) joined += (joined.empty() ? "" : ", ") + reason;
-    return joined;
+    return join(reasons, ", ");
 }
 
 }  // namespace strata
