@@ -35,12 +35,14 @@ std::string mib_text(size_t bytes) {
 // Standard input's text, saying on stderr when only its ends were read.
 StreamExcerpt read_standard_input() {
     StreamExcerpt excerpt = read_head_and_tail(std::cin, kInputHead, kInputTail, kInputScanLimit);
+    const std::string head = std::to_string(kInputHead >> 20) + " MiB";
+    const std::string tail = std::to_string(kInputTail >> 20) + " MiB";
     if (excerpt.scan_cut)
         std::cerr << "strata: standard input went on past " << mib_text(kInputScanLimit)
-                  << "; read its first 2 MiB and the last 6 MiB before that point\n";
+                  << "; read its first " << head << " and the last " << tail << " before that point\n";
     else if (excerpt.lines_skipped)
-        std::cerr << "strata: standard input is " << mib_text(excerpt.bytes_read)
-                  << "; read its first 2 MiB and last 6 MiB (whole lines; the lines between were skipped)\n";
+        std::cerr << "strata: standard input is " << mib_text(excerpt.bytes_read) << "; read its first "
+                  << head << " and last " << tail << " (whole lines; the lines between were skipped)\n";
     return excerpt;
 }
 
