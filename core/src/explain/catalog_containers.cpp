@@ -44,6 +44,14 @@ const std::vector<Signal>& container_signals() {
          "older "
          "image",
          "nvidia-container-cli (NVIDIA_REQUIRE_CUDA)"},
+        // nvidia-docker 1.0 compared the image's CUDA_VERSION label with the
+        // driver's itself.
+        {"nvidia_docker.unsupported_cuda", "unsupported cuda version",
+         "unsupported cuda version: driver [\\d.]+ < image [\\d.]+", "driver_too_old_for_runtime",
+         Layer::driver, 95,
+         "the host driver supports an older CUDA than the image needs: update the host driver or use an "
+         "image of the CUDA it supports",
+         "nvidia-docker 1.0 (nvidia-docker-plugin)"},
         {"nvidia_container_cli.driver_not_loaded", "nvml error: driver not loaded", "", "driver_missing",
          Layer::driver, 90, "the host has no loaded NVIDIA driver for the container runtime to hand over",
          "nvidia-container-cli"},

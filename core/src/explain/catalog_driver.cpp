@@ -16,11 +16,20 @@ const std::vector<Signal>& driver_signals() {
          "Boot, or "
          "built for another kernel)",
          "nvidia-smi", "container_device_not_exposed"},
+        // In a container that started, the runtime's hook has already run NVML
+        // against the host's module with the host's libraries (and refuses to
+        // start the container when they differ, below): a mismatch seen inside
+        // it comes from driver libraries the image carries itself.
         {"nvml.version_mismatch", "driver/library version mismatch", "", "driver_missing", Layer::driver, 96,
-         "the user-mode driver libraries were upgraded while the old kernel module stays loaded: reboot (or "
-         "reload "
-         "the module) so the two match",
-         "NVML (nvidia-smi: Failed to initialize NVML)"},
+         "the user-mode driver libraries differ from the loaded kernel module: on a host, a driver update "
+         "without a reboot (reboot or reload the module); inside a running container, driver libraries "
+         "installed in the image shadow the host's that the runtime mounts (remove them from the image)",
+         "NVML (nvidia-smi: Failed to initialize NVML)", "container_device_not_exposed"},
+        {"nvidia_container_cli.host_version_mismatch", "nvml error: driver/library version mismatch", "",
+         "driver_missing", Layer::driver, 97,
+         "the container runtime's hook found the host's driver libraries and kernel module at different "
+         "versions (a driver update without a reboot): reboot the host or reload the module",
+         "nvidia-container-cli (runs on the host)"},
         {"nvrm.api_mismatch", "api mismatch", "nvrm.*api mismatch|api mismatch.*client has the version",
          "driver_missing", Layer::driver, 95,
          "the kernel module and the user-mode driver are different versions", "NVRM kernel log"},
@@ -222,8 +231,17 @@ const std::vector<Signal>& driver_signals() {
         {"pytorch.no_gpus", "no cuda gpus are available", "", "driver_missing", Layer::driver, 80,
          "the CUDA runtime counts no GPU: no driver, no device nodes, or CUDA_VISIBLE_DEVICES hides them",
          "PyTorch c10/cuda/CUDAFunctions.cpp", "container_device_not_exposed"},
-        {"ptxjit.missing", "ptx jit compiler library not found", "", "driver_missing", Layer::driver, 85,
-         "the driver's libnvidia-ptxjitcompiler is missing: an incomplete driver install", "CUDA driver"},
+        // libcuda dlopens libnvidia-ptxjitcompiler only when it must JIT PTX,
+        // so a driver that runs everything else can lack it.
+        {"ptxjit.missing", "ptx jit compiler library not found", "", "missing_or_mismatched_shared_library",
+         Layer::driver, 85,
+         "the driver's PTX JIT library (libnvidia-ptxjitcompiler.so.1, of the same release as libcuda) is "
+         "not "
+         "installed or not beside libcuda: distributions package it apart (Debian: "
+         "libnvidia-ptxjitcompiler1); "
+         "install it; inside a container, the runtime mounts it only for the \"compute\" driver capability "
+         "(NVIDIA_DRIVER_CAPABILITIES=compute,utility)",
+         "CUDA driver", "container_device_not_exposed"},
         {"pytorch.driver_too_old", "driver on your system is too old", "", "driver_too_old_for_runtime",
          Layer::runtime, 95,
          "the driver supports an older CUDA than the one this build of the framework was compiled for",

@@ -23,9 +23,19 @@ const std::vector<Signal>& hardware_signals() {
         {"nvidia_smi.device_handle", "unable to determine the device handle for gpu", "",
          "hardware_or_xid_fault", Layer::device, 88,
          "nvidia-smi cannot reach one GPU: it is lost or needs a reset", "nvidia-smi"},
-        {"gpu.requires_reset", "requires reset", "gpu (requires|needs) (a )?reset|reset required",
+        {"gpu.requires_reset", "reset", "gpu (requires|needs) (a )?reset|reset required",
          "hardware_or_xid_fault", Layer::device, 85, "the GPU must be reset before it can be used again",
          "NVML / nvidia-smi"},
+        // The kernel driver's own status codes (open-gpu-kernel-modules
+        // nvstatuscodes.h) in NVRM lines: the GPU is in a state only a reset
+        // (or a reboot) leaves. They say why a CUDA call beside them failed
+        // ("busy or unavailable", "unknown error"), so they outrank it.
+        {"nvrm.status_reset_required", "nv_err_", "nv_err_(reset_required|gpu_in_fullchip_reset|gpu_is_lost)",
+         "hardware_or_xid_fault", Layer::device, 92,
+         "the kernel driver reports this GPU lost or in need of a reset (NV_ERR_RESET_REQUIRED, "
+         "NV_ERR_GPU_IS_LOST): an unrecoverable GPU error; drain the node, reset the GPU (nvidia-smi -r) or "
+         "reboot, and read the Xid lines before it",
+         "NVRM kernel log (open-gpu-kernel-modules nvstatuscodes.h)"},
         {"ecc.uncorrectable", "ecc",
          "(uncorrectable|double.bit|uncorrected) ecc|ecc error.{0,40}(uncorrectable|double)",
          "hardware_or_xid_fault", Layer::device, 90,

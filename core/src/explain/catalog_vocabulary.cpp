@@ -23,7 +23,7 @@ const std::vector<Signal>& vocabulary_signals() {
          "NVML and the kernel module are different driver versions (NVML_ERROR_LIB_RM_VERSION_MISMATCH): "
          "reboot "
          "or reload the module after a driver update",
-         "NVML (nvmlReturn_t 18)"},
+         "NVML (nvmlReturn_t 18)", "container_device_not_exposed"},
         {"vocabulary.nvidia_smi", "nvidia-smi", kFailure, "other", Layer::driver, 12,
          "nvidia-smi failed; the driver layer is where to look", kLayerModel},
         {"vocabulary.nvml", "nvml", kFailure, "other", Layer::driver, 12,

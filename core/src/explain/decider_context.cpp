@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <tuple>
 
 #include "explain/status_codes.h"
 #include "explain/text_lines.h"
+#include "strata/arch/tables.h"
 
 namespace strata {
 
@@ -165,6 +167,92 @@ std::optional<std::string_view> libcuda_present(std::string_view line, std::stri
     return std::nullopt;
 }
 
+// "X.Y" at `at` (digits, a dot, digits), its two numbers and its length.
+struct DottedPair {
+    uint32_t major = 0, minor = 0;
+    size_t length = 0;
+};
+std::optional<DottedPair> dotted_pair(std::string_view text, size_t at) {
+    DottedPair out;
+    size_t pos = at;
+    auto number = [&](uint32_t& value) {
+        size_t start = pos;
+        while (pos < text.size() && pos - start < 4 && std::isdigit(static_cast<unsigned char>(text[pos])))
+            value = value * 10 + static_cast<uint32_t>(text[pos++] - '0');
+        return pos > start;
+    };
+    if (!number(out.major) || pos >= text.size() || text[pos] != '.') return std::nullopt;
+    ++pos;
+    if (!number(out.minor)) return std::nullopt;
+    out.length = pos - at;
+    return out;
+}
+
+// The CUDA toolkit release a line shows: nvcc's "Cuda compilation tools,
+// release 11.7", a toolkit directory or package "cuda-11.6.2" (not the
+// cuda-compat one beside it), conda's "cudatoolkit=11.7" or "cudatoolkit 11.7".
+std::optional<DottedPair> toolkit_release(std::string_view lower, size_t& where) {
+    for (std::string_view word : {"cuda compilation tools, release ", "cudatoolkit=", "cudatoolkit "}) {
+        size_t at = lower.find(word);
+        if (at == std::string_view::npos) continue;
+        if (auto pair = dotted_pair(lower, at + word.size())) {
+            where = at + word.size();
+            return pair;
+        }
+    }
+    for (size_t at = lower.find("cuda-"); at != std::string_view::npos; at = lower.find("cuda-", at + 1)) {
+        if (at > 0 && std::isalnum(static_cast<unsigned char>(lower[at - 1]))) continue;
+        auto pair = dotted_pair(lower, at + 5);
+        if (!pair || pair->major < 7 || pair->major > 30) continue;
+        if (lower.substr(at + 5 + pair->length).starts_with("/compat")) continue;
+        where = at + 5;
+        return pair;
+    }
+    return std::nullopt;
+}
+
+// The newest CUDA the driver supports, as a line shows it: nvidia-smi's
+// header ("Driver Version: 470.82.01    CUDA Version: 11.4"), or a driver
+// version in words ("driver version 470", "Driver Version: 525.85.05").
+std::optional<DottedPair> driver_cuda_release(std::string_view lower, size_t& where) {
+    size_t driver = lower.find("driver version");
+    if (driver == std::string_view::npos) return std::nullopt;
+    if (size_t at = lower.find("cuda version:", driver); at != std::string_view::npos) {
+        size_t pos = lower.find_first_not_of(' ', at + 13);
+        if (pos != std::string_view::npos) {
+            if (auto pair = dotted_pair(lower, pos)) {
+                where = pos;
+                return pair;
+            }
+        }
+    }
+    size_t pos = lower.find_first_not_of(" :", driver + 14);
+    if (pos == std::string_view::npos) return std::nullopt;
+    size_t end = pos;
+    while (end < lower.size() && (std::isdigit(static_cast<unsigned char>(lower[end])) || lower[end] == '.'))
+        ++end;
+    std::string_view number = lower.substr(pos, end - pos);
+    auto parsed = arch::parse_driver_version(number);
+    if (!parsed && number.size() == 3 && number.find('.') == std::string_view::npos) {
+        // A branch alone ("driver version 470"): its newest release.
+        parsed = arch::DriverVersion{static_cast<uint32_t>(std::stoul(std::string(number))), 9999, 9999, ""};
+    }
+    if (!parsed) return std::nullopt;
+    auto cuda = arch::cuda_supported_by_driver(*parsed);
+    if (!cuda) return std::nullopt;
+    where = pos;
+    return DottedPair{cuda->major, cuda->minor, number.size()};
+}
+
+// The runtime's own "no kernel image" (its code, or its words), not a
+// framework's finding that names the GPU's architecture as what is missing.
+bool is_no_kernel_image(const Finding& decider) {
+    if (decider.code)
+        return decider.code->name == "cudaErrorNoKernelImageForDevice" ||
+               decider.code->name == "CUDA_ERROR_NO_BINARY_FOR_GPU";
+    return decider.id == "kernel_image.words";
+}
+
 }  // namespace
 
 void DeciderContext::read(std::string_view line, std::string_view lower, size_t line_number) {
@@ -175,6 +263,23 @@ void DeciderContext::read(std::string_view line, std::string_view lower, size_t 
     if (!libcuda_present_) {
         if (auto shown = libcuda_present(line, lower))
             libcuda_present_ = Shown{std::string(*shown), printable_excerpt(line, *shown), line_number};
+    }
+    if (!toolkit_) {
+        size_t where = 0;
+        if (auto pair = toolkit_release(lower, where)) {
+            std::string_view value = line.substr(where, pair->length);
+            toolkit_ = Release{pair->major, pair->minor,
+                               Shown{std::string(value), printable_excerpt(line, value), line_number}};
+        }
+    }
+    if (!driver_cuda_) {
+        size_t where = 0;
+        if (auto pair = driver_cuda_release(lower, where)) {
+            std::string_view value = line.substr(where, pair->length);
+            driver_cuda_ = Release{pair->major, pair->minor,
+                                   Shown{std::to_string(pair->major) + "." + std::to_string(pair->minor),
+                                         printable_excerpt(line, value), line_number}};
+        }
     }
     if (!hiding_visible_devices_) {
         auto value = assigned_visible_devices(line, lower);
@@ -221,6 +326,18 @@ std::optional<Finding> DeciderContext::reread(const Finding& decider) const {
                 "(containers, WSL) leave out: link libcuda.so to libcuda.so.1 in that directory, or put the "
                 "directory on LD_LIBRARY_PATH (for Triton, TRITON_LIBCUDA_PATH)",
             "the libcuda.so.1 shown in the log");
+    }
+    if (toolkit_ && driver_cuda_ && is_no_kernel_image(decider) &&
+        std::tie(toolkit_->major, toolkit_->minor) > std::tie(driver_cuda_->major, driver_cuda_->minor)) {
+        return context_finding(
+            decider, "context.toolkit_newer_than_driver", "ptx_too_new_for_driver", Layer::driver,
+            "CUDA " + toolkit_->shown.value, toolkit_->shown.line_text, toolkit_->shown.line_number,
+            "the CUDA toolkit here (" + toolkit_->shown.value + ") is newer than the driver (CUDA " +
+                driver_cuda_->shown.value +
+                "): code that toolkit compiles at run time (XLA's ptxas and nvlink, NVRTC, a JIT cache) "
+                "targets a newer driver, which then finds no image it can load; update the driver, or use "
+                "the toolkit release the driver supports",
+            "the toolkit and driver versions shown in the log");
     }
     return std::nullopt;
 }

@@ -1,14 +1,19 @@
 // Facts a pasted log shows beside its error that change what the error means.
-// Three are read here:
+// Four are read here:
 //  - the loader taking cuda-compat's libcuda (an ldconfig or ldd line, a
 //    path on LD_LIBRARY_PATH): a driver-version mismatch (803) then means the
 //    compat package is in the way of a host driver that does not want it;
 //  - a CUDA_VISIBLE_DEVICES value that selects no GPU (empty, -1, NoDevFiles,
 //    an unexpanded shell variable): a no-device error then means the process
-//    hid the GPUs, not that the driver is missing.
+//    hid the GPUs, not that the driver is missing;
+//  - a CUDA toolkit (nvcc -V, a cuda-X.Y directory) newer than the CUDA the
+//    driver supports (nvidia-smi's header, a driver version): "no kernel
+//    image" then means code that toolkit compiled at run time (XLA's ptxas
+//    and nvlink, a JIT cache) is newer than the driver can load.
 // (The LD_LIBRARY_PATH value beside a version mismatch is search_path_evidence.h.)
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -35,6 +40,12 @@ private:
     std::optional<Shown> compat_libcuda_;
     std::optional<Shown> hiding_visible_devices_;
     std::optional<Shown> libcuda_present_;
+    struct Release {
+        uint32_t major = 0, minor = 0;
+        Shown shown;
+    };
+    std::optional<Release> toolkit_;
+    std::optional<Release> driver_cuda_;
 };
 
 }  // namespace strata

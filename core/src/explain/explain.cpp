@@ -1,6 +1,7 @@
 #include "explain/explain.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <regex>
 #include <unordered_map>
@@ -25,6 +26,10 @@ bool means_not_exposed_in_container(std::string_view name) {
         "NVML_ERROR_DRIVER_NOT_LOADED",
         "NVML_ERROR_LIBRARY_NOT_FOUND",
         "NVML_ERROR_UNKNOWN",
+        // The runtime mounts libnvidia-ptxjitcompiler only for the "compute"
+        // driver capability (NVIDIA_DRIVER_CAPABILITIES).
+        "cudaErrorJitCompilerNotFound",
+        "CUDA_ERROR_JIT_COMPILER_NOT_FOUND",
     };
     return names.count(name) > 0;
 }
@@ -100,9 +105,44 @@ bool is_identifier_char(char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
 }
 
+// A name a wrapper prints for a CUDA code under its own spelling: CUDA.jl
+// drops "CUDA_" ("code 221, ERROR_JIT_COMPILER_NOT_FOUND"), pynvml drops
+// "NVML_" ("ERROR_GPU_IS_LOST"), ManagedCuda drops "cuda" ("ErrorInvalidPtx").
+// `nvml_first` picks NVML's reading of an ERROR_ name both families have.
+const StatusCode* find_respelled_code(std::string_view word, bool nvml_first) {
+    if (word.starts_with("ERROR_")) {
+        const StatusCode* cuda = find_status_code("CUDA_" + std::string(word));
+        const StatusCode* nvml = find_status_code("NVML_" + std::string(word));
+        return nvml_first ? (nvml ? nvml : cuda) : (cuda ? cuda : nvml);
+    }
+    if (word.size() > 5 && word.starts_with("Error") && std::isupper(static_cast<unsigned char>(word[5])))
+        return find_status_code("cuda" + std::string(word));
+    return nullptr;
+}
+
+// Rust's cust and other bindings print only the tail of cudaError_t's name
+// ("Error: InvalidPtx"). A bare CamelCase word is read as a code only when
+// it names a CUDA-specific thing (PTX, a kernel image, the driver, a device,
+// ECC, NVLink, forward compatibility) and its class is specific: "NotReady"
+// or "InvalidValue" alone say nothing about the stack.
+const StatusCode* find_bare_runtime_code(std::string_view word) {
+    if (!std::isupper(static_cast<unsigned char>(word.front()))) return nullptr;
+    if (std::any_of(word.begin(), word.end(), [](char c) { return c == '_'; })) return nullptr;
+    static constexpr std::array<std::string_view, 8> nouns = {"Ptx", "Kernel", "Driver", "Device",
+                                                              "ECC", "Nvlink", "Compat", "Jit"};
+    if (std::none_of(nouns.begin(), nouns.end(),
+                     [&](std::string_view noun) { return word.find(noun) != std::string_view::npos; }))
+        return nullptr;
+    const StatusCode* code = find_status_code("cudaError" + std::string(word));
+    return code && is_specific(code->failure_class) ? code : nullptr;
+}
+
 // Status codes named in the line: cudaErrorLaunchFailure, CUDA_ERROR_INVALID_PTX,
-// CUBLAS_STATUS_NOT_INITIALIZED, ncclUnhandledCudaError, ERROR_GPU_IS_LOST (pynvml).
-void find_code_names(std::string_view line, std::vector<Finding>& out) {
+// CUBLAS_STATUS_NOT_INITIALIZED, ncclUnhandledCudaError, and the wrappers'
+// spellings of them (find_respelled_code, find_bare_runtime_code).
+void find_code_names(std::string_view line, std::string_view lower, std::vector<Finding>& out) {
+    bool nvml_first =
+        lower.find("nvml") != std::string_view::npos || lower.find("nvidia-smi") != std::string_view::npos;
     for (size_t i = 0; i < line.size();) {
         if (!is_identifier_char(line[i]) || (i > 0 && is_identifier_char(line[i - 1]))) {
             ++i;
@@ -113,11 +153,13 @@ void find_code_names(std::string_view line, std::vector<Finding>& out) {
         std::string_view word = line.substr(i, end - i);
         i = end;
         if (word.size() < 8 || word.size() > 80) continue;
+        int specificity = 80;
         const StatusCode* code = find_status_code(word);
-        if (!code && word.rfind("ERROR_", 0) == 0) code = find_status_code("NVML_" + std::string(word));
+        if (!code) code = find_respelled_code(word, nvml_first);
+        if (!code && (code = find_bare_runtime_code(word))) specificity = 60;
         if (!code || code->failure_class == "success") continue;
-        out.push_back(
-            code_finding(*code, "name", std::string(word), is_specific(code->failure_class) ? 80 : 40));
+        out.push_back(code_finding(*code, "name", std::string(word),
+                                   is_specific(code->failure_class) ? specificity : 40));
     }
 }
 
@@ -258,7 +300,9 @@ void apply_container(Finding& f, bool in_container) {
     if (!in_container || f.failure_class_in_container.empty()) return;
     f.failure_class = f.failure_class_in_container;
     f.layer = Layer::container;
-    f.meaning += " (inside a container: usually the GPU was not handed to it)";
+    // A meaning that already says what the words mean in a container stands.
+    if (f.meaning.find("container") == std::string::npos)
+        f.meaning += " (inside a container: usually the GPU was not handed to it)";
 }
 
 // A library of another release than the one the program was built with, as
@@ -308,7 +352,7 @@ Explanation explain_text(std::string_view text, bool in_container) {
         context.read(line, lower, line_number);
         std::vector<Finding> found;
         find_signals(line, lower, found);
-        find_code_names(line, found);
+        find_code_names(line, lower, found);
         find_printed_texts(lower, found);
         find_code_numbers(line, lower, found);
         find_xid(line, found, out.xids);

@@ -17,9 +17,9 @@ bool soname_char(char c) {
            c == '/';
 }
 
-// The file name that ends just before `end` ("…/libcudnn_ops_infer.so.8: cannot open"),
+// The path that ends just before `end` ("…/libcudnn_ops_infer.so.8: cannot open"),
 // past spaces, quotes and colons, the full-width one of CJK locales ("：") included.
-std::string_view name_before(std::string_view line, size_t end) {
+std::string_view path_before(std::string_view line, size_t end) {
     constexpr std::string_view kFullWidthColon = "\xEF\xBC\x9A";
     while (end > 0) {
         char c = line[end - 1];
@@ -33,7 +33,12 @@ std::string_view name_before(std::string_view line, size_t end) {
     }
     size_t start = end;
     while (start > 0 && soname_char(line[start - 1])) --start;
-    std::string_view path = line.substr(start, end - start);
+    return line.substr(start, end - start);
+}
+
+// The file name alone of path_before.
+std::string_view name_before(std::string_view line, size_t end) {
+    std::string_view path = path_before(line, end);
     if (size_t slash = path.rfind('/'); slash != std::string_view::npos) path = path.substr(slash + 1);
     return path;
 }
@@ -229,6 +234,20 @@ void sibling_symbol_version(std::string_view line, size_t phrase_at, size_t symb
             std::string(caller) + " shows which copy wins"));
 }
 
+// A driver library by its name (soname_owner), or by where Jetson's driver
+// lives: L4T's tegra/ and JetPack 6's aarch64-linux-gnu/nvidia/ directories,
+// whose libraries (libnvrm_*, libnvdla_*, libnvos) the runtime mounts.
+bool is_driver_library_path(std::string_view path) {
+    std::string lower = lower_ascii(path);
+    std::string_view name = lower;
+    if (size_t slash = name.rfind('/'); slash != std::string_view::npos) name.remove_prefix(slash + 1);
+    if (soname_owner(name) == "driver") return true;
+    for (std::string_view prefix : {"libnvrm", "libnvdla", "libnvos"})
+        if (name.starts_with(prefix)) return true;
+    return lower.find("/tegra/") != std::string::npos ||
+           lower.find("aarch64-linux-gnu/nvidia/") != std::string::npos;
+}
+
 bool names_library(std::string_view soname) {
     return soname.find(".so") != std::string_view::npos || soname.find(".dll") != std::string_view::npos;
 }
@@ -421,12 +440,27 @@ void find_loader_messages(std::string_view line, std::string_view lower, std::ve
                                  " of a dependency and got an older copy"));
     }
     for (std::string_view phrase : {"wrong elf class", "invalid elf header", "file too short"}) {
-        if (lower.find(phrase) == std::string_view::npos) continue;
-        out.push_back(
-            loader_finding("loader.not_a_library", "missing_or_mismatched_shared_library", Layer::library, 60,
-                           std::string(phrase),
-                           "the file found under the library's name is not a loadable library for this "
-                           "machine (32/64-bit, truncated, or a text file standing in for it)"));
+        size_t at = lower.find(phrase);
+        if (at == std::string_view::npos) continue;
+        std::string_view path = path_before(line, at);
+        if (is_driver_library_path(path)) {
+            std::string name(name_before(line, at));
+            out.push_back(loader_finding(
+                "loader.driver_library_unusable", "driver_missing", Layer::driver, 80,
+                name + ": " + std::string(phrase),
+                name +
+                    " belongs to the NVIDIA driver, and the file under its name is empty or not a library: "
+                    "where a container runtime provides the driver, it did not mount the host's libraries "
+                    "over the image's placeholders (Jetson images ship empty ones; `docker commit` of a "
+                    "running GPU container bakes empty copies in); on a host, the driver install is "
+                    "broken: reinstall it"));
+        } else {
+            out.push_back(loader_finding(
+                "loader.not_a_library", "missing_or_mismatched_shared_library", Layer::library, 60,
+                std::string(phrase),
+                "the file found under the library's name is not a loadable library for this machine "
+                "(32/64-bit, truncated, or a text file standing in for it)"));
+        }
         break;
     }
 }
