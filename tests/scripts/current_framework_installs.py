@@ -10,6 +10,8 @@ nvidia-* wheels a full pip install resolved:
   nvidia-cuda-cupti nor its NCCL pin, so cupti is absent and NCCL 2.32.6 stands in for 2.29.7.
 - torch215: torch 2.15.0 (CUDA 13.2) and torchvision 0.29.2, what `pip install torch torchvision`
   gives today, with their wheels; torchvision025: torchvision 0.25.0 (CUDA 12.8) alone.
+- torchextras: bitsandbytes 0.50.2 (one library per CUDA release, 11.8 to 13.2) and xformers 0.0.35
+  (CUDA 12), put beside each torch.
 - jaxtf: jax[cuda12] 0.10.2 and tensorflow[and-cuda] 2.21.0 in one environment.
 - cupy14: cupy-cuda13x[ctk] 14.2.0 with cuda-pathfinder.
 - ort131: onnxruntime-gpu[cuda,cudnn] 1.31.1 (CUDA 13) with the wheels pip resolved.
@@ -41,6 +43,11 @@ What each case guards against, found on these real installs:
   binaries exists for CC 10.0 only as PTX ISA 9.2, and on a T4 1 of 2 in cuDNN 9.26's tensor-IR
   engines only as PTX ISA 9.4. NVIDIA supports both under minor-version compatibility; strata now
   warns where a few such fat binaries sit beside native ones.
+
+- bitsandbytes ships libbitsandbytes_cuda118.so ... _cuda132.so and loads the one named for
+  torch.version.cuda; strata read the first, CUDA 11.8, and failed every complete install of it beside
+  a CUDA 12 or 13 torch ("built for CUDA 11 ... cannot work beside it"). Only the build it loads is
+  judged now.
 
 - A package built against the framework (torchvision) was not looked at: torchvision 0.25 (pinned
   to torch 2.10, CUDA 12) beside torch 2.15 (CUDA 13) went unsaid.
@@ -368,6 +375,47 @@ def torchvision_0_25_beside_each_torch(vision):
                        f"({verdict})")
 
 
+def extras_beside_each_torch(extras):
+    """bitsandbytes 0.50.2 and xformers 0.0.35 (what `pip install bitsandbytes xformers` adds) beside each
+    cached torch, on an H100 with driver 580."""
+    # (torch, its CUDA, the bitsandbytes build it loads, what is said of xformers)
+    cases = [("torch210", "12.8", "libbitsandbytes_cuda128.so", None),
+             ("torch213", "13.0", "libbitsandbytes_cuda130.so",
+              "xformers 0.0.35 is built for CUDA 12 (_C.so links libcudart.so.12), PyTorch 2.13.0 for CUDA 13.0"),
+             ("torch215", "13.2", "libbitsandbytes_cuda132.so",
+              "xformers 0.0.35 is built for CUDA 12 (_C.so links libcudart.so.12), PyTorch 2.15.0 for CUDA 13.2"),
+             ("torch23", "12.1", "libbitsandbytes_cuda121.so",
+              "xformers 0.0.35 cannot be imported beside PyTorch 2.3.0: it imports 36 symbols")]
+    for name, cuda, build, xformers in cases:
+        site = installed(cache, name)
+        if not site:
+            continue
+        scratch = tempfile.mkdtemp(dir=cache)
+        try:
+            mixed = os.path.join(scratch, "site")
+            subprocess.run(["cp", "-al", site, mixed], check=True)
+            for entry in os.listdir(extras):
+                if entry.startswith(("bitsandbytes", "xformers")):
+                    subprocess.run(["cp", "-al", os.path.join(extras, entry), mixed], check=True)
+            code, report = frameworks(mixed, "9.0", "580.95.05")
+            extensions = check(report, "framework.extensions.torch")
+            evidence = extensions["evidence"]
+            # Its one library per CUDA release: only torch's is loaded, so only that one is judged.
+            expect(f"loads {build} (of 7 CUDA builds), the build for CUDA {cuda}" in evidence and
+                   "bitsandbytes 0.50.2 is built for CUDA" not in evidence and
+                   "bitsandbytes 0.50.2 has no build" not in evidence,
+                   f"bitsandbytes 0.50.2 beside {name}: {build} is the build judged ({evidence[:300]})")
+            if xformers:
+                expect(code == 1 and extensions["status"] == "fail" and xformers in extensions["summary"],
+                       f"xformers 0.0.35 beside {name}: {xformers} ({extensions['summary'][:200]})")
+            else:
+                expect(extensions["status"] == "pass",
+                       f"bitsandbytes and xformers beside {name}, the torch they are built for: pass "
+                       f"({extensions['summary'][:200]})")
+        finally:
+            shutil.rmtree(scratch)
+
+
 # ---- jax[cuda12] 0.10.2 and tensorflow[and-cuda] 2.21.0, one environment -------
 def jax_and_tensorflow(site):
     code, report = frameworks(site, "9.0", "580.95.05")
@@ -470,6 +518,10 @@ for name, case in cases:
 vision = installed(cache, "torchvision025")
 if vision:
     torchvision_0_25_beside_each_torch(vision)
+    ran += 1
+extras = installed(cache, "torchextras")
+if extras:
+    extras_beside_each_torch(extras)
     ran += 1
 if not ran:
     print("SKIPPED: none of today's framework installs is in .cache/frameworks (run scripts/setup --test)")

@@ -26,7 +26,7 @@ echo "stale line from an earlier run" >"$scratch/.cache/frameworks/left-out"
 output=$(STRATA_DISK_RESERVE_MIB=100000000 "$scratch/scripts/setup" --test 2>&1) || {
   echo "FAIL: setup exits non-zero when the installs do not fit:"; echo "$output"; exit 1; }
 failures=0
-for install in torch23 torch210 torch213 torch215 torchvision025 jaxtf cupy14 ort131 ort cupy jax12; do
+for install in torch23 torch210 torch213 torch215 torchvision025 torchextras jaxtf cupy14 ort131 ort cupy jax12; do
   if ! grep -qE "^setup: left out $install \(about [0-9]+ GB\): [0-9]+ GB free, 97656 GB kept for the builds" <<<"$output"; then
     echo "FAIL: setup does not say it left out $install"; failures=$((failures + 1))
   fi
@@ -38,8 +38,8 @@ if grep -q "setup: installing" <<<"$output"; then
   echo "FAIL: setup installed something:"; grep "setup: installing" <<<"$output"; failures=$((failures + 1))
 fi
 lines=$(grep -c "^setup: left out " "$scratch/.cache/frameworks/left-out" || true)
-if [ "$lines" != 11 ] || grep -q stale "$scratch/.cache/frameworks/left-out"; then
-  echo "FAIL: left-out lists $lines installs (want 11, and nothing from an earlier run)"
+if [ "$lines" != 12 ] || grep -q stale "$scratch/.cache/frameworks/left-out"; then
+  echo "FAIL: left-out lists $lines installs (want 12, and nothing from an earlier run)"
   cat "$scratch/.cache/frameworks/left-out"; failures=$((failures + 1))
 fi
 
@@ -50,6 +50,6 @@ if [ "$status" != 2 ] || [ "$refused" != "setup: STRATA_DISK_RESERVE_MIB must be
 fi
 
 if [ "$failures" = 0 ]; then
-  echo "PASS: all 11 framework installs left out by name; setup succeeded; a malformed reserve is refused"
+  echo "PASS: all 12 framework installs left out by name; setup succeeded; a malformed reserve is refused"
 fi
 exit $((failures > 0))

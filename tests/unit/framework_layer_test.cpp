@@ -261,6 +261,40 @@ TEST_CASE("strata frameworks: packages built against the framework") {
         CHECK(contains(extensions["evidence"], "vision-ops 1.0 is built for CUDA 11"));
         CHECK(contains(extensions["remedy"], "release made for PyTorch 2.7.0+cu128"));
     }
+    // bitsandbytes' layout: one build per CUDA release, of which it loads the
+    // one named for torch.version.cuda. The build for another release (here
+    // without sm_90) is never loaded, so it must not decide.
+    auto site_with_builds = [](const std::string& name, const std::string& cuda) {
+        fs::path site = torch_site(name, "sm80_sm90.so", cuda);
+        install(site, "quant-ops", "0.5", {"torch<3,>=2.4", "numpy"},
+                {"quant_ops/libquant_ops_cuda118.so", "quant_ops/libquant_ops_cuda128.so",
+                 "quant_ops/libquant_ops_cpu.so", "quant_ops/__init__.py"});
+        copy(fixtures + "/sm120.so", site / "quant_ops/libquant_ops_cuda118.so");
+        copy(fixtures + "/sm80_sm90.so", site / "quant_ops/libquant_ops_cuda128.so");
+        write(site / "quant_ops/libquant_ops_cpu.so", "not an ELF file");
+        write(site / "quant_ops/__init__.py", "");
+        return site;
+    };
+    SECTION("one build per CUDA release: the one for the framework's CUDA is judged, the others never load") {
+        fs::path site = site_with_builds("fw-ext-builds", "12.8");
+        Run run = frameworks_json({"--site-packages", site.string(), "--sm", "9.0", "--driver", "580.65.06"});
+        const Json& extensions = check(run.report, "framework.extensions.torch");
+        CHECK(extensions["status"] == "pass");
+        CHECK(contains(extensions["evidence"],
+                       "loads libquant_ops_cuda128.so (of 2 CUDA builds), the build for CUDA 12.8"));
+        CHECK(!contains(extensions["evidence"], "libquant_ops_cuda118.so"));
+    }
+    SECTION("one build per CUDA release, none for the framework's: fails, the file it looks for named") {
+        fs::path site = site_with_builds("fw-ext-builds-none", "12.6");
+        Run run = frameworks_json({"--site-packages", site.string(), "--sm", "9.0", "--driver", "580.65.06"});
+        const Json& extensions = check(run.report, "framework.extensions.torch");
+        CHECK(run.exit_code == 1);
+        CHECK(extensions["status"] == "fail");
+        CHECK(extensions["summary"] ==
+              "quant-ops 0.5 has no build for CUDA 12.6 (PyTorch 2.7.0+cu128): it loads "
+              "libquant_ops_cuda126.so, and its wheel has builds for CUDA 11.8, 12.8");
+        CHECK(contains(extensions["remedy"], "with a build for CUDA 12.6"));
+    }
     // torch whose libc10.so is the interface of `api` ("new" or "old", the
     // older also exporting what the newer dropped; "" for none) beside a
     // package built against the `built_for` release, asking for `requirement`.

@@ -66,7 +66,25 @@ void check_extensions(const FrameworkInstall& install, const FrameworkTargets& t
                     (extension.cuda_major.empty()
                          ? ""
                          : "; CUDA " + extension.cuda_major + " (" + extension.cuda_evidence + ")");
+        if (!extension.cuda_variant_loaded.empty())
+            evidence +=
+                "\n  loads " + extension.cuda_variant_loaded + ", the build for CUDA " + install.cuda_version;
         for (const std::string& problem : extension.problems) evidence += "\n  unreadable: " + problem;
+        // One build per CUDA release, and none for the framework's: the
+        // package looks for that file, finds nothing, and has no GPU code.
+        if (!extension.cuda_variant_missing.empty()) {
+            worsen(Status::fail);
+            std::string text = extension_label(extension) + " has no build for CUDA " + install.cuda_version +
+                               " (" + framework + "): it loads " + extension.cuda_variant_missing +
+                               ", and its wheel has builds for CUDA " + extension.cuda_variants_shipped;
+            evidence += "\n  fail: " + text;
+            if (failure.empty()) {
+                failure = text;
+                remedy = "install a release of " + extension.name + " with a build for CUDA " +
+                         install.cuda_version + ", or a " + install.name +
+                         " build for one of the CUDA releases it has";
+            }
+        }
         // A file that could not be read is not a file that passed.
         if (!extension.problems.empty()) {
             worsen(Status::warn);

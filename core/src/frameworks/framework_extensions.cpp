@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <regex>
 #include <set>
+#include <tuple>
 
 #include "frameworks/framework_abi.h"
 #include "frameworks/framework_files.h"
@@ -76,14 +78,93 @@ void read_interface(const FrameworkAbi& abi, const arch::ElfFile& elf, const std
             }
 }
 
-ExtensionReading read_extension(const Distribution& dist, const FrameworkAbi* abi, Provided& provided) {
+// A file name that carries a CUDA release ("libbitsandbytes_cuda124.so",
+// "libfoo_cu118.so"): the name with the release taken out, and the release.
+struct CudaVariant {
+    std::string family;  // "libbitsandbytes_cuda*.so"
+    uint32_t major = 0, minor = 0;
+};
+std::optional<CudaVariant> cuda_variant(const std::string& name) {
+    static const std::regex pattern(R"((.*?(?:cuda|cu))(\d{2,3})((?:[._].*)?))");
+    std::smatch match;
+    if (!std::regex_match(name, match, pattern)) return std::nullopt;
+    std::string digits = match[2].str();
+    // Two digits are major and minor (cuda92), three a two-digit major (cuda118, cuda100).
+    uint32_t major = static_cast<uint32_t>(std::stoul(digits.substr(0, digits.size() - 1)));
+    uint32_t minor = static_cast<uint32_t>(digits.back() - '0');
+    if (major < 8 || major > 30) return std::nullopt;
+    return CudaVariant{match[1].str() + "*" + match[3].str(), major, minor};
+}
+
+// "13.2" or "13" of a build record; nullopt where it names no release.
+std::optional<std::pair<uint32_t, std::optional<uint32_t>>> parse_release(const std::string& text) {
+    static const std::regex pattern(R"((\d+)(?:\.(\d+))?.*)");
+    std::smatch match;
+    if (!std::regex_match(text, match, pattern)) return std::nullopt;
+    std::optional<uint32_t> minor;
+    if (match[2].matched) minor = static_cast<uint32_t>(std::stoul(match[2].str()));
+    return std::make_pair(static_cast<uint32_t>(std::stoul(match[1].str())), minor);
+}
+
+// The shared objects a package does not load: of each family of per-CUDA
+// builds, all but the one for `framework_cuda` (bitsandbytes' rule: the file
+// named for torch.version.cuda, its major and minor). Where the record gives
+// only a major, the newest build of that major stands in. Fills the
+// extension's cuda_variant_* fields.
+std::set<std::string> unloaded_cuda_variants(const Distribution& dist, const std::string& framework_cuda,
+                                             FrameworkExtension& out) {
+    std::map<std::string, std::vector<std::pair<CudaVariant, std::string>>> families;
+    for (const std::string& path : dist.files) {
+        if (!is_shared_library(path)) continue;
+        std::string name = fs::path(path).filename().string();
+        if (auto variant = cuda_variant(name)) families[variant->family].push_back({*variant, path});
+    }
+    std::set<std::string> unloaded;
+    auto release = parse_release(framework_cuda);
+    for (auto& [family, builds] : families) {
+        if (builds.size() < 2) continue;  // one file with a release in its name is just its name
+        std::sort(builds.begin(), builds.end(), [](const auto& a, const auto& b) {
+            return std::tie(a.first.major, a.first.minor) < std::tie(b.first.major, b.first.minor);
+        });
+        std::string shipped;
+        for (const auto& [variant, path] : builds)
+            shipped += (shipped.empty() ? "" : ", ") + std::to_string(variant.major) + "." +
+                       std::to_string(variant.minor);
+        const std::string* loaded = nullptr;
+        if (release) {
+            for (const auto& [variant, path] : builds)
+                if (variant.major == release->first &&
+                    (release->second ? variant.minor == *release->second : true))
+                    loaded = &path;  // sorted: the newest of a bare major
+        }
+        if (!release) continue;  // no record to choose by: every build is read
+        for (const auto& [variant, path] : builds)
+            if (&path != loaded) unloaded.insert(path);
+        if (loaded) {
+            out.cuda_variant_loaded = fs::path(*loaded).filename().string() + " (of " +
+                                      std::to_string(builds.size()) + " CUDA builds)";
+        } else {
+            std::string wanted = family;
+            std::string digits = std::to_string(release->first) +
+                                 (release->second ? std::to_string(*release->second) : std::string("?"));
+            wanted.replace(wanted.find('*'), 1, digits);
+            out.cuda_variant_missing = wanted;
+            out.cuda_variants_shipped = shipped;
+        }
+    }
+    return unloaded;
+}
+
+ExtensionReading read_extension(const Distribution& dist, const FrameworkAbi* abi, Provided& provided,
+                                const std::string& framework_cuda) {
     ExtensionReading reading;
     FrameworkExtension& out = reading.extension;
     out.name = dist.metadata.name;
     out.version = dist.metadata.version;
+    std::set<std::string> unloaded = unloaded_cuda_variants(dist, framework_cuda, out);
     std::string vendored_cudart;
     for (const std::string& path : dist.files) {
-        if (!is_shared_library(path)) continue;
+        if (!is_shared_library(path) || unloaded.count(path)) continue;
         std::string name = fs::path(path).filename().string();
         if (std::string major = cudart_major(name); !major.empty()) {
             vendored_cudart = major;
@@ -179,7 +260,8 @@ std::vector<std::string> read_framework_exports(const FrameworkAbi& abi,
 std::vector<FrameworkExtension> read_framework_extensions(const std::string& framework_id,
                                                           const std::vector<const Distribution*>& framework,
                                                           const std::vector<std::string>& framework_names,
-                                                          const std::vector<Distribution>& all) {
+                                                          const std::vector<Distribution>& all,
+                                                          const std::string& framework_cuda) {
     const FrameworkAbi* abi = framework_abi(framework_id);
     Provided provided;
     std::vector<ExtensionReading> readings;
@@ -193,13 +275,14 @@ std::vector<FrameworkExtension> read_framework_extensions(const std::string& fra
             continue;  // a second copy further down the path is shadowed, as imports are
         // Every package built on the framework is read, with device code or
         // without: one may export what another imports.
-        ExtensionReading reading = read_extension(dist, abi, provided);
+        ExtensionReading reading = read_extension(dist, abi, provided, framework_cuda);
         reading.extension.requires_name = requirement->name;
         reading.extension.requires_specifier = requirement->specifier;
         readings.push_back(std::move(reading));
     }
     auto reported = [](const ExtensionReading& reading) {
-        return !reading.extension.device_code_files.empty() || !reading.extension.problems.empty();
+        return !reading.extension.device_code_files.empty() || !reading.extension.problems.empty() ||
+               !reading.extension.cuda_variant_missing.empty();
     };
     std::vector<std::string> unread;
     if (abi && std::any_of(readings.begin(), readings.end(), reported)) {

@@ -16,10 +16,14 @@ namespace strata {
 // of a framework itself, and ships a shared object with SASS or PTX. Where
 // strata knows the framework's interface (framework_abi.h), each one's
 // imports from it are looked up in what `framework` (the framework's own
-// distributions) and the other packages built on it export.
+// distributions) and the other packages built on it export. `framework_cuda`
+// is the CUDA release the framework's build record names ("13.2"; "" when
+// unknown): of a package that ships a build per CUDA release, only the one
+// for it is read, as the package loads only that one.
 std::vector<FrameworkExtension> read_framework_extensions(const std::string& framework_id,
                                                           const std::vector<const Distribution*>& framework,
                                                           const std::vector<std::string>& framework_names,
-                                                          const std::vector<Distribution>& all);
+                                                          const std::vector<Distribution>& all,
+                                                          const std::string& framework_cuda);
 
 }  // namespace strata

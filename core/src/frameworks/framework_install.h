@@ -62,6 +62,13 @@ struct FrameworkExtension {
     std::vector<MissingImport> missing_symbols;    // mangled, as the loader would print them
     std::vector<MissingImport> missing_libraries;  // framework sonames it needs that are not installed
     std::vector<std::string> problems;             // files that could not be read
+    // A package that ships one build of a library per CUDA release
+    // (bitsandbytes: libbitsandbytes_cuda118.so … _cuda132.so) and loads the
+    // one for the framework's CUDA: which it loads, or, where it has none for
+    // it, the file it looks for and the releases it has.
+    std::string cuda_variant_loaded;    // "libbitsandbytes_cuda132.so (of 7 CUDA builds)"
+    std::string cuda_variant_missing;   // "libbitsandbytes_cuda131.so"
+    std::string cuda_variants_shipped;  // "11.8, 12.1, 12.4, 12.6, 12.8, 13.0, 13.2"
 };
 
 struct FrameworkInstall {

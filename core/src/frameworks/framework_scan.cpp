@@ -154,7 +154,7 @@ std::vector<FrameworkInstall> scan_frameworks(const ProbeContext& context,
             std::vector<std::string> names;
             for (const Distribution* dist : dists) names.push_back(dist->name);
             if (std::string(kind->id) == "jax") names.push_back("jax");  // packages ask for jax, not jaxlib
-            install.extensions = read_framework_extensions(kind->id, dists, names, all);
+            install.extensions = read_framework_extensions(kind->id, dists, names, all, install.cuda_version);
             derive_cuda_from_binaries(install);
             out.push_back(std::move(install));
         }
