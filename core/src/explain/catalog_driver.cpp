@@ -192,6 +192,13 @@ const std::vector<Signal>& driver_signals() {
          "TensorFlow xla/tsl cuda_executor", "container_device_not_exposed"},
         // cudaErrorDevicesUnavailable (46): the runtime's older wording and
         // the one its headers print now.
+        // cudaErrorPeerAccessUnsupported in any wrapper's words (and cut short).
+        {"cuda.peer_access_unsupported", "peer access is not supported", "", "other", Layer::device, 80,
+         "these two GPUs cannot reach each other's memory directly: GeForce cards (RTX 3090 and later) have "
+         "no "
+         "peer-to-peer support, and PCIe topology or the IOMMU can forbid it (nvidia-smi topo -p2p r); run "
+         "without peer access (NCCL_P2P_DISABLE=1) or on GPUs that have it",
+         "CUDA runtime (cudaErrorPeerAccessUnsupported)"},
         {"cuda.devices_unavailable", "busy or unavailable",
          "cuda-capable devices?(\\(s\\))? (is/are|are|is) busy or unavailable", "other", Layer::device, 85,
          "every GPU this process may use is taken: a GPU in exclusive compute mode another process already "

@@ -87,6 +87,25 @@ const std::vector<Signal>& framework_signals() {
         {"bitsandbytes.no_gpu_build", "compiled without gpu support", "", "other", Layer::framework, 75,
          "a CPU-only build of the library is installed: install its CUDA build",
          "bitsandbytes cextension.py"},
+        // c10/cuda/CUDAFunctions.cpp checks a device index against the count
+        // it took when CUDA started: an index past it comes from several MIG
+        // instances made visible (a process enumerates one), or from
+        // CUDA_VISIBLE_DEVICES changed after CUDA started.
+        {"pytorch.device_index_assert", "device < num_gpus", "", "other", Layer::runtime, 75,
+         "PyTorch was asked for a GPU index its device count does not have: with MIG, a process sees only "
+         "one instance (set CUDA_VISIBLE_DEVICES to one MIG UUID from nvidia-smi -L); otherwise "
+         "CUDA_VISIBLE_DEVICES was changed after CUDA had started, or the index is past the GPUs visible",
+         "PyTorch c10/cuda/CUDAFunctions.cpp"},
+        // MATLAB's Parallel Computing Toolbox (gpuDevice, gpuArray) in its own words.
+        {"matlab.driver_too_old", "the cuda driver was found, but it is too old", "",
+         "driver_too_old_for_runtime", Layer::driver, 92,
+         "the driver supports an older CUDA than this MATLAB release needs: install a newer driver",
+         "MATLAB Parallel Computing Toolbox"},
+        {"matlab.driver_not_loaded", "the cuda driver could not be loaded", "", "driver_missing",
+         Layer::driver, 85,
+         "MATLAB cannot load the NVIDIA driver's library (libcuda.so.1, nvcuda.dll): no NVIDIA GPU or driver "
+         "on this machine, or the driver is not installed",
+         "MATLAB Parallel Computing Toolbox", "container_device_not_exposed"},
         {"pytorch.not_compiled_with_cuda", "torch not compiled with cuda enabled", "", "other",
          Layer::framework, 80, "a CPU-only build of PyTorch is installed", "PyTorch torch/cuda/__init__.py"},
         // Older frameworks compare the cuDNN they were built with to the one

@@ -303,7 +303,8 @@ void find_loader_messages(std::string_view line, std::string_view lower, std::ve
     // glibc's words, also as its translations print them: zh_CN "无法打开共享对象文件",
     // de "Kann die Shared-Object-Datei nicht öffnen", fr "Ne peut ouvrir le fichier d'objet
     // partagé", es, ja "共有オブジェクトファイルを開けません", ko "공유 객체 파일을 열 수 없습니다".
-    static constexpr std::array<std::string_view, 10> kPhrases = {
+    // Last, prose and Windows' own order ("nvcuda.dll not found").
+    static constexpr std::array<std::string_view, 11> kPhrases = {
         "cannot open shared object file",
         ": not found",
         "=> not found",
@@ -314,7 +315,8 @@ void find_loader_messages(std::string_view line, std::string_view lower, std::ve
         "no se puede abrir el archivo del objeto compartido",
         "\u5171\u6709\u30aa\u30d6\u30b8\u30a7\u30af\u30c8\u30d5\u30a1\u30a4\u30eb\u3092\u958b\u3051\u307e"
         "\u305b\u3093",
-        "\uacf5\uc720 \uac1d\uccb4 \ud30c\uc77c\uc744 \uc5f4 \uc218 \uc5c6\uc2b5\ub2c8\ub2e4"};
+        "\uacf5\uc720 \uac1d\uccb4 \ud30c\uc77c\uc744 \uc5f4 \uc218 \uc5c6\uc2b5\ub2c8\ub2e4",
+        " not found"};
     for (std::string_view phrase : kPhrases) {
         size_t at = lower.find(phrase);
         if (at == std::string_view::npos) continue;
@@ -334,14 +336,33 @@ void find_loader_messages(std::string_view line, std::string_view lower, std::ve
     // library 'libcudart.so.11.0'"), cuDNN's sub-library loader ("Could not
     // load library cudnn_ops_infer64_8.dll. Error code 126", "Unable to load
     // any of {libcudnn_ops.so.9.1.0, …}") and Windows' loader as Python
-    // reports it ("Error loading \"C:\\…\\cudnn_adv_infer64_8.dll\"").
-    for (std::string_view phrase :
-         {"can't open shared object file", "cannot open shared object file", "failed to dlopen",
-          "unable to dlopen", "could not dlopen", "couldn't dlopen", "cannot dlopen",
-          "could not load library", "unable to load library", "failed to load library", "cannot load library",
-          "unable to load any of", "error loading", "could not find module", "failed to open",
-          "couldn't open cuda library", "could not open cuda library", "couldn't open library",
-          "could not open library"}) {
+    // reports it ("Error loading \"C:\\…\\cudnn_adv_infer64_8.dll\""), MATLAB's
+    // ("The library name used was 'nvcuda.dll'") and, last, the bare verbs
+    // before a quoted file ('Could not load "nvrtc64_70.dll"').
+    for (std::string_view phrase : {"can't open shared object file",
+                                    "cannot open shared object file",
+                                    "failed to dlopen",
+                                    "unable to dlopen",
+                                    "could not dlopen",
+                                    "couldn't dlopen",
+                                    "cannot dlopen",
+                                    "could not load library",
+                                    "unable to load library",
+                                    "failed to load library",
+                                    "cannot load library",
+                                    "unable to load any of",
+                                    "error loading",
+                                    "could not find module",
+                                    "failed to open",
+                                    "couldn't open cuda library",
+                                    "could not open cuda library",
+                                    "couldn't open library",
+                                    "could not open library",
+                                    "the library name used was",
+                                    "could not load",
+                                    "failed to load",
+                                    "unable to load",
+                                    "cannot load"}) {
         size_t at = lower.find(phrase);
         if (at == std::string_view::npos) continue;
         // glibc's own order ("libX.so: cannot open shared object file") is read above.
