@@ -11,7 +11,7 @@ nvidia-* wheels a full pip install resolved:
 - torch215: torch 2.15.0 (CUDA 13.2) and torchvision 0.29.2, what `pip install torch torchvision`
   gives today, with their wheels; torchvision025: torchvision 0.25.0 (CUDA 12.8) alone.
 - torchextras: bitsandbytes 0.50.2 (one library per CUDA release, 11.8 to 13.2) and xformers 0.0.35
-  (CUDA 12), put beside each torch.
+  (CUDA 12), put beside each torch; vllm 0.34.0 (CUDA 13), beside torch 2.15.
 - jaxtf: jax[cuda12] 0.10.2 and tensorflow[and-cuda] 2.21.0 in one environment.
 - cupy14: cupy-cuda13x[ctk] 14.2.0 with cuda-pathfinder.
 - ort131: onnxruntime-gpu[cuda,cudnn] 1.31.1 (CUDA 13) with the wheels pip resolved.
@@ -48,6 +48,11 @@ What each case guards against, found on these real installs:
   torch.version.cuda; strata read the first, CUDA 11.8, and failed every complete install of it beside
   a CUDA 12 or 13 torch ("built for CUDA 11 ... cannot work beside it"). Only the build it loads is
   judged now.
+
+- vllm 0.34.0 ships modules built only for sm_90a (FlashAttention-3, FlashMLA) or sm_100f (its
+  DeepSeek kernels) beside portable ones, and loads each only on those GPUs: strata failed every GPU
+  for the module built for another. A file built only for architecture-specific targets is now set
+  aside on other GPUs, and fails only where no other file has code for the GPU.
 
 - A package built against the framework (torchvision) was not looked at: torchvision 0.25 (pinned
   to torch 2.10, CUDA 12) beside torch 2.15 (CUDA 13) went unsaid.
@@ -416,6 +421,33 @@ def extras_beside_each_torch(extras):
             shutil.rmtree(scratch)
 
 
+def vllm_beside_torch_2_15(extras):
+    """vllm 0.34.0 (pins torch 2.14, CUDA 13) beside torch 2.15: its modules built only for sm_90a or
+    sm_100f are judged on the GPUs they are for, and set aside on the others."""
+    site = installed(cache, "torch215")
+    if not site or not os.path.isdir(os.path.join(extras, "vllm")):
+        return
+    scratch = tempfile.mkdtemp(dir=cache)
+    try:
+        mixed = os.path.join(scratch, "site")
+        subprocess.run(["cp", "-al", site, mixed], check=True)
+        for entry in os.listdir(extras):
+            if entry.startswith("vllm"):
+                subprocess.run(["cp", "-al", os.path.join(extras, entry), mixed], check=True)
+        for sm, native, set_aside in (("9.0", "_vllm_fa3_C.abi3.so -> sm_90a (native)", "_deepselect_C.abi3.so"),
+                                      ("10.0", "_deepselect_C.abi3.so -> sm_100f (native)", "_vllm_fa3_C.abi3.so"),
+                                      ("8.0", None, "_vllm_fa3_C.abi3.so")):
+            _, report = frameworks(mixed, sm, "580.95.05")
+            extensions = check(report, "framework.extensions.torch")
+            evidence = extensions["evidence"]
+            expect((native is None or f"CC {sm}: {native}" in evidence) and
+                   f"CC {sm}: {set_aside} -> not loaded (built only for other GPUs' architecture-specific targets"
+                   in evidence and "vllm 0.34.0 cannot run its kernels" not in evidence,
+                   f"vllm 0.34.0 on CC {sm}: {set_aside} set aside, not a failure ({evidence[:400]})")
+    finally:
+        shutil.rmtree(scratch)
+
+
 # ---- jax[cuda12] 0.10.2 and tensorflow[and-cuda] 2.21.0, one environment -------
 def jax_and_tensorflow(site):
     code, report = frameworks(site, "9.0", "580.95.05")
@@ -522,6 +554,7 @@ if vision:
 extras = installed(cache, "torchextras")
 if extras:
     extras_beside_each_torch(extras)
+    vllm_beside_torch_2_15(extras)
     ran += 1
 if not ran:
     print("SKIPPED: none of today's framework installs is in .cache/frameworks (run scripts/setup --test)")

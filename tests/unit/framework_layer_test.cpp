@@ -295,6 +295,35 @@ TEST_CASE("strata frameworks: packages built against the framework") {
               "libquant_ops_cuda126.so, and its wheel has builds for CUDA 11.8, 12.8");
         CHECK(contains(extensions["remedy"], "with a build for CUDA 12.6"));
     }
+    // A module built only for Hopper's architecture-specific target beside a
+    // portable one (vLLM's FlashAttention-3 beside its other kernels).
+    SECTION("a module built only for another GPU's architecture-specific target is not loaded there") {
+        fs::path site = torch_site("fw-ext-specific", "sm80_sm90.so", "12.8");
+        install(site, "serve-ops", "0.3", {"torch==2.7.0"},
+                {"serve_ops/_C.so", "serve_ops/_fa3_C.so", "serve_ops/__init__.py"});
+        copy(fixtures + "/sm80_sm90.so", site / "serve_ops/_C.so");
+        copy(fixtures + "/sm90a.so", site / "serve_ops/_fa3_C.so");
+        write(site / "serve_ops/__init__.py", "");
+        Run ampere =
+            frameworks_json({"--site-packages", site.string(), "--sm", "8.0", "--driver", "580.65.06"});
+        const Json& on_ampere = check(ampere.report, "framework.extensions.torch");
+        CHECK(on_ampere["status"] == "pass");
+        CHECK(contains(on_ampere["evidence"],
+                       "CC 8.0: _fa3_C.so -> not loaded (built only for other GPUs' architecture-specific "
+                       "targets"));
+        Run hopper =
+            frameworks_json({"--site-packages", site.string(), "--sm", "9.0", "--driver", "580.65.06"});
+        CHECK(contains(check(hopper.report, "framework.extensions.torch")["evidence"],
+                       "CC 9.0: _fa3_C.so -> sm_90a (native)"));
+        // With nothing else to run, the same module is a failure.
+        fs::remove(site / "serve_ops/_C.so");
+        install(site, "serve-ops", "0.3", {"torch==2.7.0"}, {"serve_ops/_fa3_C.so", "serve_ops/__init__.py"});
+        Run alone =
+            frameworks_json({"--site-packages", site.string(), "--sm", "8.0", "--driver", "580.65.06"});
+        const Json& only_specific = check(alone.report, "framework.extensions.torch");
+        CHECK(only_specific["status"] == "fail");
+        CHECK(contains(only_specific["summary"], "no other file has code for this GPU"));
+    }
     // torch whose libc10.so is the interface of `api` ("new" or "old", the
     // older also exporting what the newer dropped; "" for none) beside a
     // package built against the `built_for` release, asking for `requirement`.

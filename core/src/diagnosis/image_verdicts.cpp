@@ -32,10 +32,32 @@ std::string refused_code_remedy() {
            "above removes the doubt";
 }
 
+namespace {
+
+// Whether every image of a file is built for architecture-specific targets
+// (sm_90a, sm_100f and their PTX): such a file cannot run anywhere else by
+// design, so a package that ships it (vLLM's FlashAttention-3 and FlashMLA
+// for Hopper, its sm_100f kernels for Blackwell) loads it on those GPUs alone.
+bool architecture_specific_only(const arch::FatbinScan& scan) {
+    bool any = false;
+    for (const arch::FatbinImage& image : scan.images) {
+        if (image.kind != arch::ImageKind::sass && image.kind != arch::ImageKind::ptx) continue;
+        if (image.variant == arch::Variant::plain) return false;
+        any = true;
+    }
+    return any;
+}
+
+}  // namespace
+
 FileVerdicts judge_files(const std::vector<std::string>& files, const std::vector<GpuInfo>& gpus,
                          const std::string& driver_version) {
     FileVerdicts out;
     auto driver = arch::parse_driver_version(driver_version);
+    // Per GPU: whether any file runs on it, and the first architecture-specific
+    // file set aside for it (a failure after all where nothing else runs).
+    std::vector<bool> runs(gpus.size(), false);
+    std::vector<std::string> set_aside(gpus.size());
     for (const std::string& path : files) {
         auto file = arch::MappedFile::open(path);
         if (!file) continue;
@@ -45,7 +67,9 @@ FileVerdicts judge_files(const std::vector<std::string>& files, const std::vecto
         ++out.files_with_code;
         std::string name = std::filesystem::path(path).filename().string();
         bool failing = false;
-        for (const GpuInfo& gpu : gpus) {
+        bool specific_only = architecture_specific_only(listing->scan);
+        for (size_t g = 0; g < gpus.size(); ++g) {
+            const GpuInfo& gpu = gpus[g];
             // Each registered fat binary on its own: the worst decides (arch::decide_binary).
             auto decision = arch::decide_binary(*listing, {gpu.sm, driver});
             // A target without a name is a compute capability someone gave, not a GPU here.
@@ -73,6 +97,16 @@ FileVerdicts judge_files(const std::vector<std::string>& files, const std::vecto
                                            " native, " + std::to_string(decision.jit) + " JIT only, " +
                                            std::to_string(decision.none) + " without an image"
                                      : "";
+            if (status != Status::fail) runs[g] = true;
+            // Built only for other GPUs' architecture-specific targets: not
+            // loaded here. Said, and a failure only where nothing else runs.
+            if (status == Status::fail && specific_only) {
+                out.evidence += (out.evidence.empty() ? "" : "\n") + gpu_text + ": " + name +
+                                " -> not loaded (built only for other GPUs' architecture-specific targets: " +
+                                decision.reason + ")";
+                if (set_aside[g].empty()) set_aside[g] = gpu_text + ": " + name + ": " + decision.reason;
+                continue;
+            }
             std::string picked = decision.image.empty() ? std::string("no image") : decision.image;
             auto fat_binaries = [](size_t n) {
                 return std::to_string(n) + (n == 1 ? " fat binary" : " fat binaries");
@@ -100,6 +134,15 @@ FileVerdicts judge_files(const std::vector<std::string>& files, const std::vecto
             }
         }
         out.files_failing += failing;
+    }
+    for (size_t g = 0; g < gpus.size(); ++g) {
+        if (runs[g] || set_aside[g].empty()) continue;
+        ++out.files_failing;
+        if (out.worst != Status::fail) {
+            out.worst = Status::fail;
+            out.first_problem = set_aside[g] + "; no other file has code for this GPU";
+            out.worst_is_refusal = false;
+        }
     }
     return out;
 }
