@@ -295,6 +295,18 @@ TEST_CASE("strata frameworks: packages built against the framework") {
               "libquant_ops_cuda126.so, and its wheel has builds for CUDA 11.8, 12.8");
         CHECK(contains(extensions["remedy"], "with a build for CUDA 12.6"));
     }
+    SECTION("per-CUDA builds with absurd releases in their names or the record: read, not a crash") {
+        fs::path site = torch_site("fw-ext-builds-absurd", "sm80_sm90.so", "99999999999999999999999.7");
+        install(site, "quant-ops", "0.5", {"torch"},
+                {"quant_ops/libq_cuda118.so", "quant_ops/libq_cuda99999999999999999999.so",
+                 "quant_ops/libq_cu.so", "quant_ops/libq_cuda1.so"});
+        copy(fixtures + "/sm80_sm90.so", site / "quant_ops/libq_cuda118.so");
+        for (const char* name : {"libq_cuda99999999999999999999.so", "libq_cu.so", "libq_cuda1.so"})
+            write(site / "quant_ops" / name, "not an ELF file");
+        Run run = frameworks_json({"--site-packages", site.string(), "--sm", "9.0", "--driver", "580.65.06"});
+        CHECK((run.exit_code == 0 || run.exit_code == 1));
+        CHECK(contains(check(run.report, "framework.extensions.torch")["evidence"], "libq_cuda118.so"));
+    }
     // A module built only for Hopper's architecture-specific target beside a
     // portable one (vLLM's FlashAttention-3 beside its other kernels).
     SECTION("a module built only for another GPU's architecture-specific target is not loaded there") {

@@ -1,6 +1,7 @@
 #include "frameworks/framework_extensions.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -85,25 +86,45 @@ struct CudaVariant {
     uint32_t major = 0, minor = 0;
 };
 std::optional<CudaVariant> cuda_variant(const std::string& name) {
-    static const std::regex pattern(R"((.*?(?:cuda|cu))(\d{2,3})((?:[._].*)?))");
-    std::smatch match;
-    if (!std::regex_match(name, match, pattern)) return std::nullopt;
-    std::string digits = match[2].str();
-    // Two digits are major and minor (cuda92), three a two-digit major (cuda118, cuda100).
-    uint32_t major = static_cast<uint32_t>(std::stoul(digits.substr(0, digits.size() - 1)));
-    uint32_t minor = static_cast<uint32_t>(digits.back() - '0');
-    if (major < 8 || major > 30) return std::nullopt;
-    return CudaVariant{match[1].str() + "*" + match[3].str(), major, minor};
+    // The first "cuda" or "cu" followed by two or three digits and then the
+    // end, a dot or an underscore. Read by hand: names come from RECORD files.
+    auto digit = [&](size_t at) {
+        return at < name.size() && std::isdigit(static_cast<unsigned char>(name[at]));
+    };
+    for (size_t at = name.find("cu"); at != std::string::npos; at = name.find("cu", at + 1)) {
+        size_t start = name.compare(at, 4, "cuda") == 0 ? at + 4 : at + 2;
+        size_t end = start;
+        while (digit(end) && end - start < 4) ++end;
+        size_t count = end - start;
+        if ((count != 2 && count != 3) || digit(end)) continue;
+        if (end < name.size() && name[end] != '.' && name[end] != '_') continue;
+        // Two digits are major and minor (cuda92), three a two-digit major (cuda118, cuda100).
+        uint32_t major = static_cast<uint32_t>(std::stoul(name.substr(start, count - 1)));
+        uint32_t minor = static_cast<uint32_t>(name[end - 1] - '0');
+        if (major < 8 || major > 30) continue;
+        return CudaVariant{name.substr(0, start) + "*" + name.substr(end), major, minor};
+    }
+    return std::nullopt;
 }
 
-// "13.2" or "13" of a build record; nullopt where it names no release.
+// "13.2", "13" or "13.x" of a build record; nullopt where it names no release.
 std::optional<std::pair<uint32_t, std::optional<uint32_t>>> parse_release(const std::string& text) {
-    static const std::regex pattern(R"((\d+)(?:\.(\d+))?.*)");
-    std::smatch match;
-    if (!std::regex_match(text, match, pattern)) return std::nullopt;
+    auto number = [&](size_t& at) -> std::optional<uint32_t> {
+        size_t start = at;
+        while (at < text.size() && at - start < 5 && std::isdigit(static_cast<unsigned char>(text[at]))) ++at;
+        if (at == start || (at < text.size() && std::isdigit(static_cast<unsigned char>(text[at]))))
+            return std::nullopt;
+        return static_cast<uint32_t>(std::stoul(text.substr(start, at - start)));
+    };
+    size_t at = 0;
+    auto major = number(at);
+    if (!major) return std::nullopt;
     std::optional<uint32_t> minor;
-    if (match[2].matched) minor = static_cast<uint32_t>(std::stoul(match[2].str()));
-    return std::make_pair(static_cast<uint32_t>(std::stoul(match[1].str())), minor);
+    if (at < text.size() && text[at] == '.') {
+        ++at;
+        minor = number(at);
+    }
+    return std::make_pair(*major, minor);
 }
 
 // The shared objects a package does not load: of each family of per-CUDA
