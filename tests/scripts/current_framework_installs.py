@@ -380,6 +380,21 @@ def torchvision_0_25_beside_each_torch(vision):
                        f"({verdict})")
 
 
+@contextlib.contextmanager
+def beside(site, extras, prefixes):
+    """A scratch copy of `site` (hard-linked) with `extras`' entries starting with `prefixes` added."""
+    scratch = tempfile.mkdtemp(dir=cache)
+    try:
+        mixed = os.path.join(scratch, "site")
+        subprocess.run(["cp", "-al", site, mixed], check=True)
+        for entry in os.listdir(extras):
+            if entry.startswith(prefixes):
+                subprocess.run(["cp", "-al", os.path.join(extras, entry), mixed], check=True)
+        yield mixed
+    finally:
+        shutil.rmtree(scratch)
+
+
 def extras_beside_each_torch(extras):
     """bitsandbytes 0.50.2 and xformers 0.0.35 (what `pip install bitsandbytes xformers` adds) beside each
     cached torch, on an H100 with driver 580."""
@@ -395,13 +410,7 @@ def extras_beside_each_torch(extras):
         site = installed(cache, name)
         if not site:
             continue
-        scratch = tempfile.mkdtemp(dir=cache)
-        try:
-            mixed = os.path.join(scratch, "site")
-            subprocess.run(["cp", "-al", site, mixed], check=True)
-            for entry in os.listdir(extras):
-                if entry.startswith(("bitsandbytes", "xformers")):
-                    subprocess.run(["cp", "-al", os.path.join(extras, entry), mixed], check=True)
+        with beside(site, extras, ("bitsandbytes", "xformers")) as mixed:
             code, report = frameworks(mixed, "9.0", "580.95.05")
             extensions = check(report, "framework.extensions.torch")
             evidence = extensions["evidence"]
@@ -417,8 +426,6 @@ def extras_beside_each_torch(extras):
                 expect(extensions["status"] == "pass",
                        f"bitsandbytes and xformers beside {name}, the torch they are built for: pass "
                        f"({extensions['summary'][:200]})")
-        finally:
-            shutil.rmtree(scratch)
 
 
 def vllm_beside_torch_2_15(extras):
@@ -427,13 +434,7 @@ def vllm_beside_torch_2_15(extras):
     site = installed(cache, "torch215")
     if not site or not os.path.isdir(os.path.join(extras, "vllm")):
         return
-    scratch = tempfile.mkdtemp(dir=cache)
-    try:
-        mixed = os.path.join(scratch, "site")
-        subprocess.run(["cp", "-al", site, mixed], check=True)
-        for entry in os.listdir(extras):
-            if entry.startswith("vllm"):
-                subprocess.run(["cp", "-al", os.path.join(extras, entry), mixed], check=True)
+    with beside(site, extras, ("vllm",)) as mixed:
         for sm, native, set_aside in (("9.0", "_vllm_fa3_C.abi3.so -> sm_90a (native)", "_deepselect_C.abi3.so"),
                                       ("10.0", "_deepselect_C.abi3.so -> sm_100f (native)", "_vllm_fa3_C.abi3.so"),
                                       ("8.0", None, "_vllm_fa3_C.abi3.so")):
@@ -444,8 +445,6 @@ def vllm_beside_torch_2_15(extras):
                    f"CC {sm}: {set_aside} -> not loaded (built only for other GPUs' architecture-specific targets"
                    in evidence and "vllm 0.34.0 cannot run its kernels" not in evidence,
                    f"vllm 0.34.0 on CC {sm}: {set_aside} set aside, not a failure ({evidence[:400]})")
-    finally:
-        shutil.rmtree(scratch)
 
 
 # ---- jax[cuda12] 0.10.2 and tensorflow[and-cuda] 2.21.0, one environment -------
