@@ -46,8 +46,10 @@ StreamExcerpt read_standard_input() {
     return excerpt;
 }
 
-// Findings name the lines of the excerpt; name them as the log numbers them.
+// Findings name the lines of the excerpt; name them as the log numbers them,
+// and count the lines as the log has them (its last line read is the excerpt's).
 void number_as_in_stream(Explanation& explanation, const StreamExcerpt& excerpt) {
+    explanation.lines = excerpt.line_in_stream(explanation.lines);
     if (explanation.cause) explanation.cause->line = excerpt.line_in_stream(explanation.cause->line);
     for (Finding& finding : explanation.findings) finding.line = excerpt.line_in_stream(finding.line);
 }

@@ -163,6 +163,7 @@ TEST_CASE("strata explain: unknown text exits 1, no text or a bad file exits 2 w
             if (finding["id"] == "nccl.cuda_failure") found_last_line = finding["line"] == 300002;
         CHECK(found_last_line);
         CHECK(json["decided_by"]["line"] == 1);
+        CHECK(json["lines"] == 300002);  // the whole log's, not the excerpt's
     }
     // A record whose id is not a string is still scored (named by its line).
     {
