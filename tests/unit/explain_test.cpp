@@ -302,6 +302,9 @@ TEST_CASE("an empty or foreign file under a driver library's name") {
         CHECK(cause_class(text) == "driver_missing");
         CHECK(cause_class(text, true) == "container_device_not_exposed");
     }
+    // A 32-bit driver copy is one the loader passes over on a multilib host.
+    CHECK(cause_id("Unable to load /usr/lib/libcuda.so.535.183.01: wrong ELF class: ELFCLASS32") !=
+          "loader.driver_library_unusable");
     // A CUDA library's empty file is that library's problem, in or out of a container.
     CHECK(
         cause_id("OSError: /venv/lib/python3.12/site-packages/nvidia/cuda_runtime/lib/libcudart.so.12: file "

@@ -464,7 +464,9 @@ void find_loader_messages(std::string_view line, std::string_view lower, std::ve
         size_t at = lower.find(phrase);
         if (at == std::string_view::npos) continue;
         std::string_view path = path_before(line, at);
-        if (is_driver_library_path(path)) {
+        // A 32-bit copy ("wrong ELF class") is one the loader tries and passes
+        // over on a multilib host; an empty or foreign file is the placeholder.
+        if (phrase != "wrong elf class" && is_driver_library_path(path)) {
             std::string name(name_before(line, at));
             out.push_back(loader_finding(
                 "loader.driver_library_unusable", "driver_missing", Layer::driver, 80,
