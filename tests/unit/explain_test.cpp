@@ -338,10 +338,21 @@ TEST_CASE("'no kernel image' beside a toolkit newer than the driver is code the 
     CHECK(found.cause->failure_class == "ptx_too_new_for_driver");
     CHECK(found.cause->meaning.find("12.4") != std::string::npos);
     CHECK(found.cause->meaning.find("12.2") != std::string::npos);
-    // A driver branch in words, a toolkit directory.
+    // A driver branch in words, a toolkit directory, CuPy compiling with it.
     CHECK(cause_class("export PATH=/usr/local/cuda-12.3/bin:$PATH\nnvidia driver version 525\n"
-                      "CUDA error: no kernel image is available for execution on the device") ==
-          "ptx_too_new_for_driver");
+                      "cupy_backends.cuda.api.driver.CUDADriverError: no kernel image is available for "
+                      "execution on the device") == "ptx_too_new_for_driver");
+    // conda list's columns, with numba compiling.
+    CHECK(cause_class(
+              "cudatoolkit               11.3.1   h2bc3f7f_2\nNVIDIA-SMI 460.32.03    Driver Version: "
+              "460.32.03    CUDA Version: 11.2\nnumba.cuda.cudadrv.driver.CudaAPIError: [209] no kernel "
+              "image is available for execution on the device") == "ptx_too_new_for_driver");
+    // PyTorch's kernels are prebuilt, not compiled by the toolkit shown: its
+    // "no kernel image" is still the GPU's architecture.
+    CHECK(
+        cause_class("cudatoolkit               11.3.1   h2bc3f7f_2\nNVIDIA-SMI 460.32.03    Driver Version: "
+                    "460.32.03    CUDA Version: 11.2\nRuntimeError: CUDA error: no kernel image is available "
+                    "for execution on the device") == "no_kernel_image_for_gpu_arch");
     // The driver as new as the toolkit, or only one of the two shown: the GPU's architecture.
     CHECK(
         cause_class("Cuda compilation tools, release 12.1, V12.1.105\nDriver Version: 550.54.14   CUDA "

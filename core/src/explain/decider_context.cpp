@@ -1,6 +1,7 @@
 #include "explain/decider_context.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <tuple>
 
@@ -190,13 +191,16 @@ std::optional<DottedPair> dotted_pair(std::string_view text, size_t at) {
 
 // The CUDA toolkit release a line shows: nvcc's "Cuda compilation tools,
 // release 11.7", a toolkit directory or package "cuda-11.6.2" (not the
-// cuda-compat one beside it), conda's "cudatoolkit=11.7" or "cudatoolkit 11.7".
+// cuda-compat one beside it), conda's "cudatoolkit=11.7" or `conda list`'s
+// "cudatoolkit               11.3.1   h2bc3f7f_2".
 std::optional<DottedPair> toolkit_release(std::string_view lower, size_t& where) {
     for (std::string_view word : {"cuda compilation tools, release ", "cudatoolkit=", "cudatoolkit "}) {
         size_t at = lower.find(word);
         if (at == std::string_view::npos) continue;
-        if (auto pair = dotted_pair(lower, at + word.size())) {
-            where = at + word.size();
+        size_t pos = lower.find_first_not_of(' ', at + word.size());
+        if (pos == std::string_view::npos) continue;
+        if (auto pair = dotted_pair(lower, pos)) {
+            where = pos;
             return pair;
         }
     }
@@ -281,6 +285,13 @@ void DeciderContext::read(std::string_view line, std::string_view lower, size_t 
                                          printable_excerpt(line, value), line_number}};
         }
     }
+    if (!compiles_at_run_time_) {
+        static constexpr std::array<std::string_view, 8> compilers = {"jax",    "xla",  "ptxas", "nvrtc",
+                                                                      "triton", "cupy", "numba", "nvlink"};
+        compiles_at_run_time_ = std::any_of(compilers.begin(), compilers.end(), [&](std::string_view word) {
+            return lower.find(word) != std::string_view::npos;
+        });
+    }
     if (!hiding_visible_devices_) {
         auto value = assigned_visible_devices(line, lower);
         if (value && selects_no_gpu(*value)) {
@@ -327,7 +338,7 @@ std::optional<Finding> DeciderContext::reread(const Finding& decider) const {
                 "directory on LD_LIBRARY_PATH (for Triton, TRITON_LIBCUDA_PATH)",
             "the libcuda.so.1 shown in the log");
     }
-    if (toolkit_ && driver_cuda_ && is_no_kernel_image(decider) &&
+    if (toolkit_ && driver_cuda_ && compiles_at_run_time_ && is_no_kernel_image(decider) &&
         std::tie(toolkit_->major, toolkit_->minor) > std::tie(driver_cuda_->major, driver_cuda_->minor)) {
         return context_finding(
             decider, "context.toolkit_newer_than_driver", "ptx_too_new_for_driver", Layer::driver,

@@ -7,9 +7,12 @@
 //    an unexpanded shell variable): a no-device error then means the process
 //    hid the GPUs, not that the driver is missing;
 //  - a CUDA toolkit (nvcc -V, a cuda-X.Y directory) newer than the CUDA the
-//    driver supports (nvidia-smi's header, a driver version): "no kernel
-//    image" then means code that toolkit compiled at run time (XLA's ptxas
-//    and nvlink, a JIT cache) is newer than the driver can load.
+//    driver supports (nvidia-smi's header, a driver version), in a log of a
+//    program that compiles device code at run time (JAX/XLA, CuPy, numba,
+//    Triton, NVRTC): "no kernel image" then means code that toolkit compiled
+//    is newer than the driver can load. A framework's prebuilt kernels
+//    (PyTorch's) are not compiled by the toolkit, so there it still means
+//    the GPU's architecture.
 // (The LD_LIBRARY_PATH value beside a version mismatch is search_path_evidence.h.)
 #pragma once
 
@@ -46,6 +49,7 @@ private:
     };
     std::optional<Release> toolkit_;
     std::optional<Release> driver_cuda_;
+    bool compiles_at_run_time_ = false;
 };
 
 }  // namespace strata
