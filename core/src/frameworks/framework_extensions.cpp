@@ -5,7 +5,6 @@
 #include <filesystem>
 #include <map>
 #include <optional>
-#include <regex>
 #include <set>
 #include <tuple>
 
@@ -34,10 +33,27 @@ const Requirement* framework_requirement(const Distribution& dist,
 
 // The CUDA major of a CUDA runtime soname, plain or as auditwheel renames a
 // vendored copy: libcudart.so.13, libcudart-9f3c1a2b.so.12, libcudart.3eda8113.so.13.
+// Read by hand: sonames come from the DT_NEEDED of files in site-packages, of
+// any length, and libstdc++'s regex recurses per character it repeats.
 std::string cudart_major(const std::string& name) {
-    static const std::regex pattern(R"(libcudart(?:[-.][0-9a-f]{8})?\.so\.(\d+)(?:\.[\d.]*)?)");
-    std::smatch match;
-    return std::regex_match(name, match, pattern) ? match[1].str() : "";
+    constexpr std::string_view kStem = "libcudart";
+    if (name.size() > 256 || !name.starts_with(kStem)) return "";
+    size_t at = kStem.size();
+    auto hex = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || (c >= 'a' && c <= 'f'); };
+    if (at < name.size() && (name[at] == '-' || name[at] == '.') && name.size() >= at + 9 &&
+        std::all_of(name.begin() + static_cast<std::ptrdiff_t>(at + 1),
+                    name.begin() + static_cast<std::ptrdiff_t>(at + 9), hex))
+        at += 9;  // auditwheel's "-9f3c1a2b" or ".3eda8113"
+    if (name.compare(at, 4, ".so.") != 0) return "";
+    at += 4;
+    size_t end = at;
+    while (end < name.size() && std::isdigit(static_cast<unsigned char>(name[end]))) ++end;
+    if (end == at || end - at > 3) return "";
+    // What follows the major is ".minor..." or nothing.
+    for (size_t i = end; i < name.size(); ++i)
+        if (!std::isdigit(static_cast<unsigned char>(name[i])) && name[i] != '.') return "";
+    if (end < name.size() && name[end] != '.') return "";
+    return name.substr(at, end - at);
 }
 
 // What every package built on the framework, and the framework itself, puts
