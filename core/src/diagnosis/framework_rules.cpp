@@ -5,6 +5,7 @@
 
 #include "diagnosis/framework_extension_rules.h"
 #include "diagnosis/image_verdicts.h"
+#include "frameworks/build_records.h"
 #include "frameworks/framework_scan.h"
 #include "frameworks/nvidia_wheels.h"
 #include "frameworks/python_metadata.h"
@@ -173,20 +174,10 @@ void check_architectures(const FrameworkInstall& install, const FrameworkTargets
     report.add_check(std::move(check));
 }
 
-std::optional<arch::CudaVersion> parse_cuda(const std::string& text) {
-    if (text.empty() || !std::isdigit(static_cast<unsigned char>(text.front()))) return std::nullopt;
-    arch::CudaVersion version;
-    size_t dot = text.find('.');
-    version.major = static_cast<uint32_t>(std::stoul(text.substr(0, std::min<size_t>(dot, 4))));
-    if (dot != std::string::npos && dot + 1 < text.size() &&
-        std::isdigit(static_cast<unsigned char>(text[dot + 1])))
-        version.minor = static_cast<uint32_t>(std::stoul(text.substr(dot + 1, 4)));
-    return version;
-}
-
 void check_cuda_driver(const FrameworkInstall& install, const FrameworkTargets& targets, Report& report) {
     std::string id = "framework.cuda_driver." + install.id;
-    auto build = parse_cuda(install.cuda_version);
+    auto release = parse_cuda_release(install.cuda_version);
+    auto build = release ? std::optional<arch::CudaVersion>(release->version()) : std::nullopt;
     if (!build) {
         report.add_check(framework_check(
             id, Status::skip, label(install) + ": its files do not record the CUDA it was built for"));

@@ -167,15 +167,22 @@ void read_onnxruntime_build(FrameworkInstall& install, const std::vector<const D
 
 }  // namespace
 
-// "12.1" -> {12, 1}; "12" and "13.x" (a major only) -> {12, 0}; nullopt otherwise.
-std::optional<arch::CudaVersion> parse_cuda(const std::string& text) {
-    static const std::regex pattern(R"((\d+)(\.(\d+|x))?.*)");
-    std::smatch match;
-    if (!std::regex_match(text, match, pattern)) return std::nullopt;
-    arch::CudaVersion out;
-    out.major = static_cast<uint32_t>(std::stoul(match[1].str()));
-    if (match[3].matched && match[3].str() != "x")
-        out.minor = static_cast<uint32_t>(std::stoul(match[3].str()));
+std::optional<CudaRelease> parse_cuda_release(std::string_view text) {
+    auto number = [&](size_t& at) -> std::optional<uint32_t> {
+        size_t start = at;
+        while (at < text.size() && at - start < 5 && std::isdigit(static_cast<unsigned char>(text[at]))) ++at;
+        if (at == start || (at < text.size() && std::isdigit(static_cast<unsigned char>(text[at]))))
+            return std::nullopt;
+        return static_cast<uint32_t>(std::stoul(std::string(text.substr(start, at - start))));
+    };
+    size_t at = 0;
+    auto major = number(at);
+    if (!major) return std::nullopt;
+    CudaRelease out{*major, std::nullopt};
+    if (at < text.size() && text[at] == '.') {
+        ++at;
+        out.minor = number(at);
+    }
     return out;
 }
 
@@ -202,7 +209,8 @@ void derive_cuda_from_binaries(FrameworkInstall& install) {
     auto from_isa = arch::cuda_for_ptx_isa(std::stoul(install.newest_ptx_isa.substr(0, dot)),
                                            std::stoul(install.newest_ptx_isa.substr(dot + 1)));
     if (!from_isa) return;
-    auto recorded = parse_cuda(install.cuda_version);
+    auto release = parse_cuda_release(install.cuda_version);
+    auto recorded = release ? std::optional<arch::CudaVersion>(release->version()) : std::nullopt;
     if (recorded && recorded->major == from_isa->major && recorded->minor >= from_isa->minor) return;
     if (recorded && recorded->major != from_isa->major) return;
     std::string said =

@@ -8,6 +8,7 @@
 #include <set>
 #include <tuple>
 
+#include "frameworks/build_records.h"
 #include "frameworks/framework_abi.h"
 #include "frameworks/framework_files.h"
 #include "strata/arch/dynamic.h"
@@ -123,26 +124,6 @@ std::optional<CudaVariant> cuda_variant(const std::string& name) {
     return std::nullopt;
 }
 
-// "13.2", "13" or "13.x" of a build record; nullopt where it names no release.
-std::optional<std::pair<uint32_t, std::optional<uint32_t>>> parse_release(const std::string& text) {
-    auto number = [&](size_t& at) -> std::optional<uint32_t> {
-        size_t start = at;
-        while (at < text.size() && at - start < 5 && std::isdigit(static_cast<unsigned char>(text[at]))) ++at;
-        if (at == start || (at < text.size() && std::isdigit(static_cast<unsigned char>(text[at]))))
-            return std::nullopt;
-        return static_cast<uint32_t>(std::stoul(text.substr(start, at - start)));
-    };
-    size_t at = 0;
-    auto major = number(at);
-    if (!major) return std::nullopt;
-    std::optional<uint32_t> minor;
-    if (at < text.size() && text[at] == '.') {
-        ++at;
-        minor = number(at);
-    }
-    return std::make_pair(*major, minor);
-}
-
 // The shared objects a package does not load: of each family of per-CUDA
 // builds, all but the one for `framework_cuda` (bitsandbytes' rule: the file
 // named for torch.version.cuda, its major and minor). Where the record gives
@@ -150,6 +131,8 @@ std::optional<std::pair<uint32_t, std::optional<uint32_t>>> parse_release(const 
 // extension's cuda_variant_* fields.
 std::set<std::string> unloaded_cuda_variants(const Distribution& dist, const std::string& framework_cuda,
                                              FrameworkExtension& out) {
+    auto release = parse_cuda_release(framework_cuda);
+    if (!release) return {};  // no record to choose by: every build is read
     std::map<std::string, std::vector<std::pair<CudaVariant, std::string>>> families;
     for (const std::string& path : dist.files) {
         if (!is_shared_library(path)) continue;
@@ -157,37 +140,30 @@ std::set<std::string> unloaded_cuda_variants(const Distribution& dist, const std
         if (auto variant = cuda_variant(name)) families[variant->family].push_back({*variant, path});
     }
     std::set<std::string> unloaded;
-    auto release = parse_release(framework_cuda);
     for (auto& [family, builds] : families) {
         if (builds.size() < 2) continue;  // one file with a release in its name is just its name
         std::sort(builds.begin(), builds.end(), [](const auto& a, const auto& b) {
             return std::tie(a.first.major, a.first.minor) < std::tie(b.first.major, b.first.minor);
         });
-        std::string shipped;
-        for (const auto& [variant, path] : builds)
-            shipped += (shipped.empty() ? "" : ", ") + std::to_string(variant.major) + "." +
-                       std::to_string(variant.minor);
         const std::string* loaded = nullptr;
-        if (release) {
-            for (const auto& [variant, path] : builds)
-                if (variant.major == release->first &&
-                    (release->second ? variant.minor == *release->second : true))
-                    loaded = &path;  // sorted: the newest of a bare major
-        }
-        if (!release) continue;  // no record to choose by: every build is read
+        for (const auto& [variant, path] : builds)
+            if (variant.major == release->major && (!release->minor || variant.minor == *release->minor))
+                loaded = &path;  // sorted: the newest of a bare major
         for (const auto& [variant, path] : builds)
             if (&path != loaded) unloaded.insert(path);
         if (loaded) {
             out.cuda_variant_loaded = fs::path(*loaded).filename().string() + " (of " +
                                       std::to_string(builds.size()) + " CUDA builds)";
-        } else {
-            std::string wanted = family;
-            std::string digits = std::to_string(release->first) +
-                                 (release->second ? std::to_string(*release->second) : std::string("?"));
-            wanted.replace(wanted.find('*'), 1, digits);
-            out.cuda_variant_missing = wanted;
-            out.cuda_variants_shipped = shipped;
+            continue;
         }
+        std::string digits = std::to_string(release->major) +
+                             (release->minor ? std::to_string(*release->minor) : std::string("?"));
+        out.cuda_variant_missing = family;
+        out.cuda_variant_missing.replace(out.cuda_variant_missing.find('*'), 1, digits);
+        out.cuda_variants_shipped.clear();
+        for (const auto& [variant, path] : builds)
+            out.cuda_variants_shipped += (out.cuda_variants_shipped.empty() ? "" : ", ") +
+                                         std::to_string(variant.major) + "." + std::to_string(variant.minor);
     }
     return unloaded;
 }
