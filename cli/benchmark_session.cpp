@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -13,7 +14,6 @@
 #include "levels.h"
 #include "model/untrusted_input.h"
 #include "model/usage_error.h"
-#include "probes/nvml_gpus.h"
 #include "report/writers.h"
 #include "results_merge.h"
 
@@ -71,7 +71,12 @@ std::vector<BenchPlugin> plugins_with_benchmarks(const RunOptions& run, const st
 
 namespace {
 
-std::vector<int> devices_for(const std::string& device) {
+// The GPUs `--device` names, numbered as the runner's STRATA_BENCH_DEVICE
+// means them: as CUDA numbers them. For `all`, the driver plugin's
+// device.count (cuDeviceGetCount, which honours CUDA_VISIBLE_DEVICES and
+// sees only the GPUs CUDA can use), not NVML's count of every GPU on the
+// node; with no count (no driver), GPU 0, whose runner then says why.
+std::vector<int> devices_for(const std::string& device, const Json& environment) {
     if (device != "all") {
         char* end = nullptr;
         long value = std::strtol(device.c_str(), &end, 10);
@@ -79,9 +84,13 @@ std::vector<int> devices_for(const std::string& device) {
             throw UsageError("--device takes a GPU number or 'all', not '" + device + "'");
         return {static_cast<int>(value)};
     }
-    size_t count = discover_gpus().gpus.size();
+    long long count = 0;
+    if (auto found = environment.find("device.count"); found != environment.end() && found->is_object() &&
+                                                       found->contains("value") &&
+                                                       (*found)["value"].is_number_integer())
+        count = std::clamp<long long>((*found)["value"].get<long long>(), 0, 4096);
     std::vector<int> out;
-    for (size_t i = 0; i < std::max<size_t>(count, 1); ++i) out.push_back(static_cast<int>(i));
+    for (long long i = 0; i < std::max<long long>(count, 1); ++i) out.push_back(static_cast<int>(i));
     return out;
 }
 
@@ -113,6 +122,11 @@ RunnerResult run_runner(const RunOptions& run, const BenchmarkRequest& request, 
         60 + 4.0 * static_cast<double>(plugin.matching) * repetitions * level_min_time_s(request.level);
     worker.deadline_override =
         run.timeout.value_or(std::chrono::milliseconds(static_cast<long long>(seconds * 1000)));
+    // The runner stops starting benchmarks short of the deadline, leaving it
+    // time to write what it measured (killed at the deadline, it keeps none).
+    double deadline_s = static_cast<double>(worker.deadline_override->count()) / 1000;
+    worker.environment.push_back("STRATA_BENCH_BUDGET_S=" +
+                                 std::to_string(std::max(1.0, deadline_s * 0.9 - 10)));
     TaskOutcome outcome = run_worker_task(worker);
     RunnerResult result;
     for (const Check& check : outcome.checks)
@@ -150,7 +164,14 @@ Json strata_context(const RunOptions& run, const std::string& level, const std::
 BenchmarkSession run_benchmarks(const RunOptions& run, const BenchmarkRequest& request,
                                 const Json* environment) {
     std::regex filter = benchmark_filter(request.filter);
-    std::vector<int> devices = devices_for(request.device);
+    // The environment first: it numbers the GPUs for --device all, and is
+    // the results' context.
+    Json probed;
+    if (!environment) {
+        probed = environment_to_json(run_environment(run, ProbeContext::live()));
+        environment = &probed;
+    }
+    std::vector<int> devices = devices_for(request.device, *environment);
     std::vector<BenchPlugin> plugins = plugins_with_benchmarks(run, filter);
     if (plugins.empty()) throw UsageError("no benchmark matches --filter '" + request.filter + "'");
     size_t count = 0;

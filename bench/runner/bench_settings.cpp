@@ -1,5 +1,6 @@
 #include "bench_settings.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace strata::bench {
@@ -20,6 +21,7 @@ BenchSettings settings_from_environment() {
     out.filter = env("STRATA_BENCH_FILTER", ".");
     out.repetitions = std::atoi(env("STRATA_BENCH_REPETITIONS", "0").c_str());
     out.device = std::atoi(env("STRATA_BENCH_DEVICE", "0").c_str());
+    out.budget_s = std::max(0.0, std::atof(env("STRATA_BENCH_BUDGET_S", "0").c_str()));
     std::string modes = env("STRATA_BENCH_MODES", "cold,hot");
     out.cold = modes.find("cold") != std::string::npos;
     out.hot = modes.find("hot") != std::string::npos;

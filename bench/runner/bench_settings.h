@@ -13,6 +13,11 @@ struct BenchSettings {
     int repetitions = 0;           // STRATA_BENCH_REPETITIONS: 0 = the level's
     int device = 0;                // STRATA_BENCH_DEVICE
     bool cold = true, hot = true;  // STRATA_BENCH_MODES: "cold,hot"
+    // STRATA_BENCH_BUDGET_S: seconds the runner may spend timing (0 = no
+    // limit). `strata bench` sets it short of the worker's deadline, so a
+    // runner that runs long stops starting benchmarks and still writes every
+    // result it has, instead of being killed with none.
+    double budget_s = 0;
 };
 
 BenchSettings settings_from_environment();

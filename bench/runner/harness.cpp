@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 #include <nvtx3/nvToolsExt.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <memory>
@@ -12,8 +13,9 @@
 #include <vector>
 
 #include "clock_monitor.h"
+#include "copy_roof.h"
+#include "l2_flush.h"
 #include "levels.h"
-#include "strata_kernels/kernels.h"
 #include "timed_loop.h"
 
 namespace strata::bench {
@@ -55,6 +57,18 @@ strata_task_fn release_of(const strata_plugin_descriptor& plugin) {
     return plugin.struct_size >= end ? plugin.release_benchmarks : nullptr;
 }
 
+// The plugins whose benchmarks run on every GPU of the node at once.
+bool spans_all_gpus(const std::string& plugin_name) {
+    return plugin_name == "nccl";
+}
+
+// Streaming kernels: bytes without arithmetic, where "% of the memory
+// bandwidth" means something. GEMMs and convolutions count flops; a
+// collective's bytes cross links, not only HBM.
+bool is_memory_bound(const strata_benchmark& b, const std::string& plugin_name) {
+    return b.bytes_per_iteration > 0 && b.flops_per_iteration == 0 && !spans_all_gpus(plugin_name);
+}
+
 double peak_bandwidth_gbps(int device) {
     int clock_khz = 0, bus_bits = 0;
     if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, device) != cudaSuccess ||
@@ -77,26 +91,40 @@ strata_task_result run_benchmarks(const strata_plugin_descriptor& plugin, const 
         report(host, "bench." + plugin_name, STRATA_STATUS_ERROR, "STRATA_BENCH_OUT is not set");
         return STRATA_TASK_FAILED;
     }
-    cudaSetDevice(settings.device);
     cudaStream_t stream = nullptr;
-    int l2 = 0;
-    cudaStreamCreate(&stream);
-    cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, settings.device);
-    // The cold flush reads twice the L2 (a multiple of 16 bytes) of a buffer
-    // written once, here: what it leaves in the L2 is clean.
-    size_t flush_bytes = (std::max<size_t>(2 * static_cast<size_t>(l2), 8u << 20) + 15) / 16 * 16;
-    void* flush = nullptr;
-    unsigned* flush_sink = nullptr;
-    if (cudaMalloc(&flush, flush_bytes) != cudaSuccess ||
-        cudaMalloc(reinterpret_cast<void**>(&flush_sink), sizeof(unsigned)) != cudaSuccess ||
-        cudaMemsetAsync(flush, 0x5a, flush_bytes, stream) != cudaSuccess ||
-        cudaStreamSynchronize(stream) != cudaSuccess) {
-        report(host, "bench." + plugin_name, STRATA_STATUS_ERROR, "cannot allocate the L2 flush buffer");
+    cudaError_t rc = cudaSetDevice(settings.device);
+    if (rc == cudaSuccess) rc = cudaStreamCreate(&stream);
+    if (rc != cudaSuccess) {
+        report(host, "bench." + plugin_name, STRATA_STATUS_ERROR,
+               "cannot use GPU " + std::to_string(settings.device) + ": " + cudaGetErrorName(rc));
         return STRATA_TASK_FAILED;
     }
+    // A collective's work is on every GPU of the node: each one's L2 is flushed.
+    std::vector<int> flushed = {settings.device};
+    if (spans_all_gpus(plugin_name)) {
+        int count = 0;
+        cudaGetDeviceCount(&count);
+        for (int d = 0; d < count; ++d) flushed.push_back(d);
+    }
+    L2Flush flushes(settings.device, stream, flushed);
+    if (!flushes.error().empty()) {
+        report(host, "bench." + plugin_name, STRATA_STATUS_ERROR, flushes.error());
+        cudaStreamDestroy(stream);
+        return STRATA_TASK_FAILED;
+    }
+    // Every repetition that starts before this ends in the results file.
+    const SteadyClock::time_point stop_at =
+        settings.budget_s > 0 ? SteadyClock::now() + std::chrono::duration_cast<SteadyClock::duration>(
+                                                         std::chrono::duration<double>(settings.budget_s))
+                              : SteadyClock::time_point::max();
     ClockMonitor clocks(settings.device);
     nvtxDomainHandle_t domain = nvtxDomainCreateA("strata");
     double peak = peak_bandwidth_gbps(settings.device);
+    // The measured roof, once, where a benchmark is judged against it.
+    bool streams = false;
+    for (size_t i = 0; i < plugin.benchmark_count; ++i)
+        streams |= is_memory_bound(plugin.benchmarks[i], plugin_name);
+    double copy_roof = streams ? measured_copy_roof_gbps(stream) : 0;
     int repetitions = settings.repetitions > 0 ? settings.repetitions : level_repetitions(settings.level);
 
     std::vector<std::unique_ptr<TimedTarget>> targets;
@@ -109,27 +137,19 @@ strata_task_result run_benchmarks(const strata_plugin_descriptor& plugin, const 
             target->host = &host;
             target->stream = stream;
             target->cold = cold;
-            target->flush_l2 = [flush, flush_bytes, flush_sink, stream] {
-                kernels::launch_read_through(flush, flush_bytes, flush_sink, stream);
-            };
+            target->min_time_s = level_min_time_s(settings.level);
+            target->stop_at = stop_at;
+            target->flush_l2 = [&flushes] { flushes.flush(); };
             target->peak_gbps = peak;
-            // Streaming kernels: bytes without arithmetic. GEMMs and convolutions
-            // count flops; a collective's bytes cross links, not only HBM.
-            target->memory_bound =
-                b.bytes_per_iteration > 0 && b.flops_per_iteration == 0 && plugin_name != "nccl";
+            target->copy_roof_gbps = copy_roof;
+            target->memory_bound = is_memory_bound(b, plugin_name);
             target->clocks = &clocks;
             target->domain = domain;
-            TimedTarget* registered = target.get();
-            targets.push_back(std::move(target));
             std::string name = plugin_name + "/" + text(b.name) + "/" + text(b.parameters) +
                                (cold ? "/mode:cold" : "/mode:hot") +
                                "/device:" + std::to_string(settings.device);
-            benchmark::RegisterBenchmark(
-                name.c_str(), [registered](benchmark::State& state) { run_timed(state, *registered); })
-                ->UseManualTime()
-                ->Unit(benchmark::kMicrosecond)
-                ->Repetitions(repetitions)
-                ->MinTime(level_min_time_s(settings.level));
+            register_timed(name, *target, repetitions);
+            targets.push_back(std::move(target));
         }
     }
     cudaDeviceProp props{};
@@ -138,7 +158,10 @@ strata_task_result run_benchmarks(const strata_plugin_descriptor& plugin, const 
     benchmark::AddCustomContext("strata_gpu", props.name);
     benchmark::AddCustomContext("strata_clock_policy", clocks.policy());
     benchmark::AddCustomContext("strata_level", settings.level);
+    // What each "% of" counter divides by: the theoretical HBM bandwidth
+    // (memory clock x bus width x 2) and the measured device-to-device copy.
     benchmark::AddCustomContext("strata_peak_bandwidth_gbps", std::to_string(peak));
+    benchmark::AddCustomContext("strata_copy_roof_gbps", std::to_string(copy_roof));
     std::string out = "--benchmark_out=" + settings.out_path;
     std::string filter = "--benchmark_filter=" + settings.filter;
     std::vector<std::string> args = {"strata-bench-runner", out, "--benchmark_out_format=json", filter};
@@ -151,8 +174,6 @@ strata_task_result run_benchmarks(const strata_plugin_descriptor& plugin, const 
     // The plugin frees its handles and buffers while the stream and the
     // context they were made with still exist.
     if (strata_task_fn release = release_of(plugin)) release(&host);
-    cudaFree(flush_sink);
-    cudaFree(flush);
     cudaStreamDestroy(stream);
     report(host, "bench." + plugin_name, ran > 0 ? STRATA_STATUS_PASS : STRATA_STATUS_SKIP,
            std::to_string(ran) + " benchmark run(s) on GPU " + std::to_string(settings.device) + " (" +

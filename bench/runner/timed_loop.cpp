@@ -45,38 +45,67 @@ bool prepare(TimedTarget& t, benchmark::State& state) {
     return !t.broken;
 }
 
-// The host a timed run sees: the worker's, with each measurement the plugin
-// reports (NCCL's busbw, algbw, ranks) also kept, last value per name, to
-// become a counter of the results.
+// The host a timed run sees: the worker's, except that measurements (NCCL's
+// busbw, algbw, ranks) are kept, last value per name, to become counters of
+// the results and to be sent on once per repetition, and everything else is
+// sent on only up to the target's kMaxForwardedRecords: a run is a few
+// microseconds, and a record per run would flood the worker protocol.
 struct RecordingHost {
     strata_host_api api{};
-    const strata_host_api* forward = nullptr;
+    TimedTarget* target = nullptr;
     std::map<std::pair<std::string, std::string>, double> last;  // (name, unit) -> value
 
-    explicit RecordingHost(const strata_host_api* host) : forward(host) {
-        if (host) api = *host;
+    explicit RecordingHost(TimedTarget& t) : target(&t) {
+        if (t.host) api = *t.host;
         api.struct_size = sizeof api;
         api.abi_major = STRATA_PLUGIN_ABI_MAJOR;
         api.abi_minor = STRATA_PLUGIN_ABI_MINOR;
         api.context = this;
         api.emit_fact = [](void* self, const strata_fact* fact) {
             auto* me = static_cast<RecordingHost*>(self);
-            if (me->forward && me->forward->emit_fact) me->forward->emit_fact(me->forward->context, fact);
+            if (const strata_host_api* host = me->forward(); host && host->emit_fact)
+                host->emit_fact(host->context, fact);
         };
         api.emit_check = [](void* self, const strata_check* check) {
             auto* me = static_cast<RecordingHost*>(self);
-            if (me->forward && me->forward->emit_check) me->forward->emit_check(me->forward->context, check);
+            if (const strata_host_api* host = me->forward(); host && host->emit_check)
+                host->emit_check(host->context, check);
         };
         api.log = [](void* self, int32_t level, strata_str message) {
             auto* me = static_cast<RecordingHost*>(self);
-            if (me->forward && me->forward->log) me->forward->log(me->forward->context, level, message);
+            if (const strata_host_api* host = me->forward(); host && host->log)
+                host->log(host->context, level, message);
         };
         api.emit_measurement = [](void* self, const strata_measurement* m) {
             auto* me = static_cast<RecordingHost*>(self);
             if (m && std::isfinite(m->value)) me->last[{text(m->name), text(m->unit)}] = m->value;
-            if (me->forward && me->forward->emit_measurement)
-                me->forward->emit_measurement(me->forward->context, m);
         };
+    }
+
+    // The worker's host while the target may still send records; null after.
+    const strata_host_api* forward() {
+        if (target->forwarded_records >= kMaxForwardedRecords) {
+            ++target->dropped_records;
+            return nullptr;
+        }
+        ++target->forwarded_records;
+        return target->host;
+    }
+
+    // Once per repetition: the last value of each measurement.
+    void send_measurements() const {
+        const strata_host_api* host = target->host;
+        if (!host || !host->emit_measurement) return;
+        for (const auto& [key, value] : last) {
+            strata_measurement m{};
+            m.struct_size = sizeof m;
+            m.abi_major = STRATA_PLUGIN_ABI_MAJOR;
+            m.abi_minor = STRATA_PLUGIN_ABI_MINOR;
+            m.name = {key.first.data(), key.first.size()};
+            m.unit = {key.second.data(), key.second.size()};
+            m.value = value;
+            host->emit_measurement(host->context, &m);
+        }
     }
 
     // Counters in base units: a rate in GB/s becomes <name>_bytes_per_second.
@@ -91,34 +120,77 @@ struct RecordingHost {
     }
 };
 
-}  // namespace
+// The time of one timed region, or 0 with the repetition skipped.
+double timed_region(benchmark::State& state, TimedTarget& t, RecordingHost& recording, uint64_t launches) {
+    double ms = 0;
+    range_push(t.domain, "timed");
+    strata_task_result rc = t.benchmark->run(&recording.api, t.stream, launches, &ms);
+    nvtxDomainRangePop(t.domain);
+    if (rc != STRATA_TASK_OK || !(ms > 0)) {
+        state.SkipWithError("a timed run failed");
+        return 0;
+    }
+    return ms;
+}
 
-void run_timed(benchmark::State& state, TimedTarget& t) {
-    if (!prepare(t, state)) return;
-    ClockSample before = t.clocks ? t.clocks->sample() : ClockSample{};
-    range_push(t.domain, text(t.benchmark->name) + (t.cold ? " cold" : " hot"));
-    const uint64_t batch = t.cold ? 1 : t.batch;
-    RecordingHost recording(t.host);
+// Hot: batches of launches until Google Benchmark has its minimum time.
+// Returns the total time and counts the launches.
+double run_hot(benchmark::State& state, TimedTarget& t, RecordingHost& recording, uint64_t& launches) {
     double total_ms = 0;
-    uint64_t launches = 0;
-    while (state.KeepRunningBatch(static_cast<benchmark::IterationCount>(batch))) {
-        if (t.cold && t.flush_l2) t.flush_l2();  // not timed: outside the events
-        double ms = 0;
-        range_push(t.domain, "timed");
-        strata_task_result rc = t.benchmark->run(&recording.api, t.stream, batch, &ms);
-        nvtxDomainRangePop(t.domain);
-        if (rc != STRATA_TASK_OK || !(ms > 0)) {
-            state.SkipWithError("a timed run failed");
-            break;
-        }
+    while (state.KeepRunningBatch(static_cast<benchmark::IterationCount>(t.batch))) {
+        double ms = timed_region(state, t, recording, t.batch);
+        if (ms == 0) break;
         // The whole batch's time: Google Benchmark divides by the `batch`
         // iterations this pass counted.
         state.SetIterationTime(ms / 1e3);
         total_ms += ms;
-        launches += batch;
+        launches += t.batch;
     }
+    return total_ms;
+}
+
+// Cold: one iteration holding flushed single runs until their device time
+// reaches the minimum time, kMaxColdRunsPerRepetition runs, or the wall
+// budget; its time is their mean.
+double run_cold(benchmark::State& state, TimedTarget& t, RecordingHost& recording, uint64_t& launches) {
+    double total_ms = 0;
+    const auto wall_end =
+        SteadyClock::now() + std::chrono::duration_cast<SteadyClock::duration>(
+                                 std::chrono::duration<double>(kColdWallPerMinTime * t.min_time_s));
+    for (auto _ : state) {
+        do {
+            if (t.flush_l2) t.flush_l2();  // not timed: outside the events
+            double ms = timed_region(state, t, recording, 1);
+            if (ms == 0) return 0;
+            total_ms += ms;
+            ++launches;
+        } while (total_ms < t.min_time_s * 1e3 && launches < kMaxColdRunsPerRepetition &&
+                 SteadyClock::now() < wall_end);
+        state.SetIterationTime(total_ms / static_cast<double>(launches) / 1e3);
+    }
+    state.counters["cold_runs"] = static_cast<double>(launches);
+    return total_ms;
+}
+
+}  // namespace
+
+void run_timed(benchmark::State& state, TimedTarget& t) {
+    if (SteadyClock::now() >= t.stop_at) {
+        state.SkipWithError("not run: the runner's time budget (STRATA_BENCH_BUDGET_S) was spent");
+        return;
+    }
+    if (!prepare(t, state)) return;
+    ClockSample before = t.clocks ? t.clocks->sample() : ClockSample{};
+    range_push(t.domain, text(t.benchmark->name) + (t.cold ? " cold" : " hot"));
+    RecordingHost recording(t);
+    uint64_t launches = 0;
+    double total_ms =
+        t.cold ? run_cold(state, t, recording, launches) : run_hot(state, t, recording, launches);
     nvtxDomainRangePop(t.domain);
+    recording.send_measurements();
     ClockSample after = t.clocks ? t.clocks->sample() : ClockSample{};
+    // Per launch in both modes: a cold repetition reports one iteration
+    // timed as the mean of its runs.
     using Counter = benchmark::Counter;
     if (t.benchmark->bytes_per_iteration > 0)
         state.counters["bytes_per_second"] =
@@ -128,16 +200,39 @@ void run_timed(benchmark::State& state, TimedTarget& t) {
             Counter(t.benchmark->flops_per_iteration, Counter::kIsIterationInvariantRate);
     // Against HBM's peak only where HBM is what bounds it: not for GEMMs,
     // convolutions or collectives, whose bytes are not all memory traffic.
-    if (launches > 0 && t.memory_bound && t.peak_gbps > 0 && t.benchmark->bytes_per_iteration > 0) {
+    // Against both roofs: the theoretical one (memory clock x bus width) and
+    // the copy this runner measured on the same GPU.
+    if (launches > 0 && total_ms > 0 && t.memory_bound && t.benchmark->bytes_per_iteration > 0) {
         double gbps =
             t.benchmark->bytes_per_iteration / (total_ms / static_cast<double>(launches) / 1e3) / 1e9;
-        state.counters["percent_of_peak_bandwidth"] = 100 * gbps / t.peak_gbps;
+        if (t.peak_gbps > 0) state.counters["percent_of_peak_bandwidth"] = 100 * gbps / t.peak_gbps;
+        if (t.copy_roof_gbps > 0) state.counters["percent_of_copy_roof"] = 100 * gbps / t.copy_roof_gbps;
     }
     if (before.ok()) state.counters["sm_clock_mhz_before"] = before.sm_mhz;
     if (after.ok()) state.counters["sm_clock_mhz_after"] = after.sm_mhz;
     if (after.limits >= 0) state.counters["clock_limit_reasons"] = after.limits;
+    if (t.dropped_records > 0) state.counters["records_not_forwarded"] = t.dropped_records;
     recording.add_counters(state);
-    state.SetLabel(std::string(t.cold ? "cold" : "hot") + ", batch " + std::to_string(batch));
+    state.SetLabel(t.cold ? "cold, " + std::to_string(launches) + " flushed run(s)"
+                          : "hot, batch " + std::to_string(t.batch));
+}
+
+benchmark::internal::Benchmark* register_timed(const std::string& name, TimedTarget& target,
+                                               int repetitions) {
+    TimedTarget* registered = &target;
+    auto* b = benchmark::RegisterBenchmark(
+                  name.c_str(), [registered](benchmark::State& state) { run_timed(state, *registered); })
+                  ->UseManualTime()
+                  ->Unit(benchmark::kMicrosecond)
+                  ->Repetitions(repetitions);
+    // Cold: run_cold decides how many flushed runs a repetition holds; Google
+    // Benchmark's own estimate would follow the device time alone and pay
+    // the flush and synchronisation of up to 10^5 runs per repetition.
+    if (target.cold)
+        b->Iterations(1);
+    else
+        b->MinTime(target.min_time_s);
+    return b;
 }
 
 }  // namespace strata::bench

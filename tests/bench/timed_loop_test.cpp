@@ -7,13 +7,24 @@
 //      returned false!"): every result of the plugin was lost;
 //   2. hot runs timed a batch of launches as one iteration, so Google
 //      Benchmark kept going until batch x min_time of wall time.
-// Exit 0 when both hold, with the evidence printed; run by ctest.
+// Issue #41 found three more that would lose a GPU run's results:
+//   3. a collective reported its busbw on every run and the loop forwarded
+//      each, so a cold run of a few microseconds sent ~10^5 records and the
+//      supervisor stopped the worker: now kept as counters, sent once per
+//      repetition, and any other per-run record is capped;
+//   4. a cold run costs a flush and a synchronisation beside its few
+//      microseconds of device time, and Google Benchmark ran cold runs until
+//      their device time reached the minimum: ~10^5 runs per repetition.
+//      A cold repetition is now bounded in runs and in wall time;
+//   5. a runner over its budget skips what is left, with the reason.
+// Exit 0 when all hold, with the evidence printed; run by ctest.
 #include "timed_loop.h"
 
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <string>
@@ -49,6 +60,29 @@ strata_task_result reports_busbw(const strata_host_api* host, void* stream, uint
     m.unit = {"GB/s", 4};
     host->emit_measurement(host->context, &m);
     return busy(host, stream, launches, elapsed_ms);
+}
+
+// A chatty collective: a measurement and a log line on every run.
+strata_task_result chatty(const strata_host_api* host, void* stream, uint64_t launches, double* elapsed_ms) {
+    std::string line = "run of " + std::to_string(launches);
+    host->log(host->context, STRATA_LOG_INFO, {line.data(), line.size()});
+    return reports_busbw(host, stream, launches, elapsed_ms);
+}
+
+// A cold run of a kernel far shorter than its flush and synchronisation:
+// 1 us of device time, while the flush below costs 100 us of wall time.
+constexpr double kShortRunMs = 0.001;
+constexpr double kFlushMs = 0.1;
+uint64_t short_runs = 0;
+strata_task_result short_run(const strata_host_api*, void*, uint64_t launches, double* elapsed_ms) {
+    short_runs += launches;
+    *elapsed_ms = kShortRunMs * static_cast<double>(launches);
+    return STRATA_TASK_OK;
+}
+void slow_flush() {
+    auto start = Clock::now();
+    while (std::chrono::duration<double, std::milli>(Clock::now() - start).count() < kFlushMs) {
+    }
 }
 
 strata_task_result fails_validation(const strata_host_api*, void*) {
@@ -100,27 +134,43 @@ int main(int argc, char** argv) {
     strata_benchmark hot = fake("hot", nullptr);
     strata_benchmark collective = fake("collective", nullptr);
     collective.run = reports_busbw;
-    strata::bench::TimedTarget broken_target, hot_target, collective_target;
+    strata_benchmark chatty_collective = fake("chatty", nullptr);
+    chatty_collective.run = chatty;
+    strata_benchmark short_kernel = fake("short", nullptr);
+    short_kernel.run = short_run;
+    strata_benchmark late = fake("late", nullptr);
+    strata::bench::TimedTarget broken_target, hot_target, collective_target, chatty_target, cold_target,
+        late_target;
     broken_target.benchmark = &broken;
     hot_target.benchmark = &hot;
     collective_target.benchmark = &collective;
-    // The worker's host: the measurements go on to strata as before.
-    int forwarded = 0;
+    chatty_target.benchmark = &chatty_collective;
+    cold_target.benchmark = &short_kernel;
+    cold_target.cold = true;
+    cold_target.flush_l2 = slow_flush;
+    late_target.benchmark = &late;
+    late_target.stop_at = Clock::now();  // the runner's budget is spent before it starts
+    // The worker's host: what reaches strata, counted.
+    struct Counts {
+        int measurements = 0, logs = 0;
+    } forwarded;
     strata_host_api host{};
     host.struct_size = sizeof host;
     host.context = &forwarded;
-    host.emit_measurement = [](void* context, const strata_measurement*) { ++*static_cast<int*>(context); };
+    host.emit_measurement = [](void* context, const strata_measurement*) {
+        ++static_cast<Counts*>(context)->measurements;
+    };
+    host.log = [](void* context, int32_t, strata_str) { ++static_cast<Counts*>(context)->logs; };
     collective_target.host = &host;
-    for (auto* target : {&broken_target, &hot_target, &collective_target})
-        benchmark::RegisterBenchmark(
-            target == &broken_target ? "broken"
-            : target == &hot_target  ? "hot"
-                                     : "collective",
-            [target](benchmark::State& state) { strata::bench::run_timed(state, *target); })
-            ->UseManualTime()
-            ->Unit(benchmark::kMicrosecond)
-            ->Repetitions(3)
-            ->MinTime(0.02);
+    chatty_target.host = &host;
+    constexpr int kRepetitions = 3;
+    for (auto& [name, target] : {std::pair{"broken", &broken_target},
+                                 {"hot", &hot_target},
+                                 {"collective", &collective_target},
+                                 {"chatty", &chatty_target},
+                                 {"cold", &cold_target},
+                                 {"late", &late_target}})
+        strata::bench::register_timed(name, *target, kRepetitions);
     benchmark::Initialize(&argc, argv);
     Collector collector;
     auto started = Clock::now();
@@ -154,9 +204,39 @@ int main(int argc, char** argv) {
     expect(busbw != c.counters.end() && busbw->second == 123.5e9,
            "busbw reported by the plugin is a counter of the results (" +
                (busbw == c.counters.end() ? std::string("absent") : std::to_string(busbw->second)) + ")");
-    expect(forwarded > 0, "and still reaches strata through the worker's host");
+    expect(forwarded.measurements > 0, "and still reaches strata through the worker's host");
+    // Issue #41: per repetition, not per run.
+    const auto& chatter = collector.by_name["chatty"];
+    auto calls = static_cast<int>(chatter.repetitions) * 12;  // Google Benchmark's estimate calls, generously
+    expect(chatter.iterations > 1000 && forwarded.measurements <= 2 * calls,
+           "a collective measured on each of " + std::to_string(chatter.iterations) +
+               " runs sends its measurements once per call, not per run (" +
+               std::to_string(forwarded.measurements) + " sent)");
+    // Plus the two untimed runs of the warm-up and the batch calibration.
+    expect(forwarded.logs <= strata::bench::kMaxForwardedRecords + 2 && forwarded.logs > 0,
+           "its per-run log lines are capped at " + std::to_string(strata::bench::kMaxForwardedRecords) +
+               ", besides the warm-up's (" + std::to_string(forwarded.logs) + " sent)");
+    expect(chatter.counters.count("records_not_forwarded") == 1, "and the results count what was not sent");
+    // Cold runs: bounded by the wall budget per repetition, not by device time alone.
+    const auto& cold = collector.by_name["cold"];
+    double wall_budget_ms = strata::bench::kColdWallPerMinTime * 20;  // min_time 0.02 s
+    auto cold_bound = static_cast<uint64_t>(kRepetitions * (wall_budget_ms / kFlushMs + 2));
+    expect(cold.repetitions == kRepetitions && cold.errors == 0 && short_runs >= kRepetitions &&
+               short_runs <= cold_bound + 2,
+           "cold: " + std::to_string(short_runs) + " flushed runs in " + std::to_string(kRepetitions) +
+               " repetitions, at most " + std::to_string(cold_bound) +
+               " within the wall budget (device time alone would ask for " +
+               std::to_string(static_cast<int>(kRepetitions * 20 / kShortRunMs)) + ")");
+    expect(cold.iterations == 1 && std::fabs(cold.real_ms - kShortRunMs) < 1e-6,
+           "a cold repetition is one iteration timed as the mean run (" + std::to_string(cold.real_ms * 1e3) +
+               " us)");
+    expect(cold.counters.count("cold_runs") == 1 && cold.counters.at("cold_runs") >= 1,
+           "and counts its flushed runs");
+    const auto& over = collector.by_name["late"];
+    expect(over.repetitions == kRepetitions && over.errors == kRepetitions,
+           "a benchmark after the runner's budget is skipped with the reason, every repetition");
     // Each repetition stops near the minimum time in launches, not batch x min_time.
-    expect(wall_s < 3 * 0.02 * 4 * 10 * std::max(1.0, launch_ms / kLaunchMs),
+    expect(wall_s < 6 * 0.02 * 4 * 10 * std::max(1.0, launch_ms / kLaunchMs),
            "the run takes about repetitions x min_time (" + std::to_string(wall_s) + " s)");
     return failures == 0 ? 0 : 1;
 }
