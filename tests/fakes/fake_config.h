@@ -17,7 +17,9 @@
  *                          804 = forward compatibility on unsupported GPU.
  *   version=<int>          what cuDriverGetVersion reports (default 13000);
  *                          also NVML's CUDA driver version.
- *   devices=<n>            number of GPUs (default 1).
+ *   devices=<n>            number of GPUs (default 1). The fake libcuda
+ *                          honours CUDA_VISIBLE_DEVICES (indices only), as the
+ *                          driver does; the fake NVML sees every GPU.
  *   cc=<major.minor>       compute capability of every GPU (default 9.0).
  *   name=<text>            device name (default "Fake GPU").
  *   mem_mb=<n>             total memory per GPU in MiB (default 81920).

@@ -32,10 +32,45 @@ static CUresult require_init(void) {
     return initialised ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
 }
 
+/* CUDA_VISIBLE_DEVICES, as the driver reads it: a comma-separated list of
+ * GPU indices, read up to the first entry that is not a valid index or
+ * repeats one; CUDA numbers the GPUs it lists 0, 1, ... in that order, while
+ * NVML goes on seeing every GPU. Unset: every GPU, in order. */
+#define FAKE_MAX_GPUS 64
+static int visible[FAKE_MAX_GPUS];
+static int visible_count = -1;
+
+static void read_visible_devices(void) {
+    if (visible_count >= 0) return;
+    int devices = config()->devices < FAKE_MAX_GPUS ? config()->devices : FAKE_MAX_GPUS;
+    const char* list = getenv("CUDA_VISIBLE_DEVICES");
+    visible_count = 0;
+    if (!list) {
+        for (int i = 0; i < devices; ++i) visible[visible_count++] = i;
+        return;
+    }
+    while (*list && visible_count < FAKE_MAX_GPUS) {
+        char* end = NULL;
+        long index = strtol(list, &end, 10);
+        if (end == list || (*end != ',' && *end != '\0') || index < 0 || index >= devices) break;
+        for (int i = 0; i < visible_count; ++i)
+            if (visible[i] == index) return;
+        visible[visible_count++] = (int)index;
+        list = *end == ',' ? end + 1 : end;
+    }
+}
+
+/* The GPU behind CUDA's ordinal, as NVML numbers it. */
+static int physical_index(CUdevice device) {
+    read_visible_devices();
+    return visible[device];
+}
+
 static CUresult check_device(CUdevice device) {
     CUresult rc = require_init();
     if (rc != CUDA_SUCCESS) return rc;
-    return (device >= 0 && device < config()->devices) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+    read_visible_devices();
+    return (device >= 0 && device < visible_count) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
 }
 
 FAKE_EXPORT CUresult cuInit(unsigned int flags) {
@@ -104,7 +139,8 @@ FAKE_EXPORT CUresult cuDeviceGetCount(int* count) {
     CUresult rc = require_init();
     if (rc != CUDA_SUCCESS) return rc;
     if (!count) return CUDA_ERROR_INVALID_VALUE;
-    *count = config()->devices;
+    read_visible_devices();
+    *count = visible_count;
     return CUDA_SUCCESS;
 }
 
@@ -128,7 +164,7 @@ FAKE_EXPORT CUresult cuDeviceGetUuid(CUuuid* uuid, CUdevice device) {
     if (rc != CUDA_SUCCESS) return rc;
     memset(uuid->bytes, 0, sizeof uuid->bytes);
     uuid->bytes[0] = 0xfa;
-    uuid->bytes[15] = (char)device;
+    uuid->bytes[15] = (char)physical_index(device);
     return CUDA_SUCCESS;
 }
 
@@ -136,7 +172,7 @@ FAKE_EXPORT CUresult cuDeviceGetPCIBusId(char* bus_id, int length, CUdevice devi
     CUresult rc = check_device(device);
     if (rc != CUDA_SUCCESS) return rc;
     /* As the real driver: a 4-digit domain (NVML's busId has 8). */
-    snprintf(bus_id, (size_t)length, "0000:%02X:00.0", 0x18 + device);
+    snprintf(bus_id, (size_t)length, "0000:%02X:00.0", 0x18 + physical_index(device));
     return CUDA_SUCCESS;
 }
 

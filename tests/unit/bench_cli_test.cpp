@@ -44,6 +44,21 @@ TEST_CASE("strata bench plans, then says why nothing ran") {
     CHECK_FALSE(has(filtered.out, "cublas"));
 }
 
+TEST_CASE("bench --device all numbers the GPUs as CUDA does, not as NVML counts them") {
+    // Issue #41: NVML sees every GPU of the node; the runner's device number
+    // is CUDA's, which CUDA_VISIBLE_DEVICES narrows. Two GPUs, one visible.
+    std::vector<std::string> fake = {"LD_LIBRARY_PATH=" STRATA_TEST_FAKE_DRIVER_DIR,
+                                     "STRATA_FAKE_CUDA=devices=2"};
+    auto both = run_process({strata_binary(), "bench", "--device", "all", "--filter", "all_reduce"}, fake);
+    INFO(both.err);
+    CHECK(has(both.err, "planned: 8 run(s) (benchmark x mode) x 5 repetition(s) on 2 GPU(s)"));
+    fake.push_back("CUDA_VISIBLE_DEVICES=1");
+    auto one = run_process({strata_binary(), "bench", "--device", "all", "--filter", "all_reduce"}, fake);
+    INFO(one.err);
+    CHECK(has(one.err, "on 1 GPU(s)"));
+    CHECK_FALSE(has(one.out + one.err, "GPU 1"));
+}
+
 TEST_CASE("strata bench: bad options are one-line errors with exit 2") {
     for (std::vector<std::string> args : {std::vector<std::string>{"--level", "forever"},
                                           {"--filter", "("},
