@@ -11,6 +11,13 @@ each strata figure as a ratio against it.
 Timing: CUDA events around a batch of launches after a warm-up, the median of
 the repetitions, as strata's hot mode measures. Bytes follow STREAM's
 convention (copy reads and writes each element once: 2 x 4 bytes; triad 3 x 4).
+
+Like for like: the same data strata's plugins use (input_pattern in
+plugins/common/cuda_helpers.h: ((i * 7 + seed * 13) % 101) / 50 - 1, since a
+Hopper GEMM's speed depends on its data), the same types (FP32 in and out
+without TF32; FP16/BF16 in and out, FP32 accumulation) and the same layout
+(strata's column-major C = A B is, read row-major, C^T = B^T A^T, which is
+the cuBLAS call torch.matmul makes for row-major operands).
 """
 import argparse
 import json
@@ -34,6 +41,12 @@ def measure(torch, work, repetitions=10, batch=20):
     return statistics.median(times)
 
 
+def pattern(torch, n, seed, device):
+    """strata's input_pattern: values in [-1, 1) that differ element to element."""
+    i = torch.arange(n, dtype=torch.int64, device=device)
+    return ((i * 7 + seed * 13) % 101).to(torch.float32) / 50.0 - 1.0
+
+
 def run(out_path):
     import torch
     if not torch.cuda.is_available():
@@ -46,8 +59,8 @@ def run(out_path):
     figures = results["figures"]
     n = 1 << 26
     a = torch.empty(n, dtype=torch.float32, device=device)
-    b = torch.rand(n, dtype=torch.float32, device=device)
-    c = torch.rand(n, dtype=torch.float32, device=device)
+    b = pattern(torch, n, 1, device)
+    c = pattern(torch, n, 2, device)
     seconds = measure(torch, lambda: a.copy_(b))
     figures["stream/copy"] = {"bytes_per_second": 2 * 4 * n / seconds, "seconds": seconds}
     seconds = measure(torch, lambda: torch.add(b, c, alpha=3.0, out=a))
@@ -56,12 +69,13 @@ def run(out_path):
     for dtype, name, sizes in ((torch.float32, "f32", (1024, 4096)), (torch.float16, "f16", (4096, 8192)),
                                (torch.bfloat16, "bf16", (4096, 8192))):
         for size in sizes:
-            x = torch.rand(size, size, dtype=dtype, device=device)
-            y = torch.rand(size, size, dtype=dtype, device=device)
-            z = torch.empty(size, size, dtype=dtype, device=device)
-            seconds = measure(torch, lambda: torch.matmul(x, y, out=z), batch=5 if size > 4096 else 10)
+            # strata's A (m x k, column-major) is A^T row-major, its B likewise.
+            a_t = pattern(torch, size * size, 1, device).to(dtype).view(size, size)
+            b_t = pattern(torch, size * size, 2, device).to(dtype).view(size, size)
+            c_t = torch.empty(size, size, dtype=dtype, device=device)
+            seconds = measure(torch, lambda: torch.matmul(b_t, a_t, out=c_t), batch=5 if size > 4096 else 10)
             figures[f"gemm/{name}/{size}"] = {"flops_per_second": 2 * size ** 3 / seconds, "seconds": seconds}
-            del x, y, z
+            del a_t, b_t, c_t
     if torch.cuda.device_count() >= 2 and torch.distributed.is_nccl_available():
         results["all_reduce"] = "needs one process per GPU (torchrun): not run here"
     else:
@@ -97,20 +111,26 @@ def compare(bench_path, peer_path):
             continue
         rows.setdefault(entry.get("run_name", entry["name"]), []).append(entry)
     print(f"strata against {peer.get('gpu')} / torch {peer.get('torch')} (CUDA {peer.get('cuda')}), hot mode medians:")
-    print(f"{'benchmark':<58} {'strata':>12} {'torch':>12} {'strata/torch':>13} {'% of peak':>10}")
+    context = bench.get("context", {})
+    print("% of peak: of the theoretical HBM bandwidth "
+          f"({context.get('strata_peak_bandwidth_gbps', '?')} GB/s); % of copy: of the device-to-device copy "
+          f"the runner measured ({context.get('strata_copy_roof_gbps', '?')} GB/s)")
+    print(f"{'benchmark':<58} {'strata':>12} {'torch':>12} {'strata/torch':>13} {'% of peak':>10} {'% of copy':>10}")
     for parts, key, counter in PAIRS:
         names = [n for n in rows if all(p in n for p in parts)]
         theirs = peer.get("figures", {}).get(key, {}).get(counter)
         for name in names:
             values = [e[counter] for e in rows[name] if isinstance(e.get(counter), (int, float))]
             peaks = [e["percent_of_peak_bandwidth"] for e in rows[name] if "percent_of_peak_bandwidth" in e]
+            roofs = [e["percent_of_copy_roof"] for e in rows[name] if "percent_of_copy_roof" in e]
             if not values or not theirs:
                 continue
             ours = statistics.median(values)
             scale, unit = (1e9, "GB/s") if counter == "bytes_per_second" else (1e12, "TFLOP/s")
             peak = f"{statistics.median(peaks):.1f}" if peaks else "-"
+            roof = f"{statistics.median(roofs):.1f}" if roofs else "-"
             print(f"{name:<58} {ours / scale:>7.1f} {unit:<4} {theirs / scale:>7.1f} {unit:<4} "
-                  f"{ours / theirs:>13.3f} {peak:>10}")
+                  f"{ours / theirs:>13.3f} {peak:>10} {roof:>10}")
     print(f"all-reduce: {peer.get('all_reduce')}")
     return 0
 

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "output_samples.h"
+
 namespace strata::cublas {
 
 namespace {
@@ -38,6 +40,23 @@ std::vector<char> to_device_bytes(GemmType type, std::vector<float>& values) {
     return bytes;
 }
 
+// One element of a device result of `type`, as a float.
+float element_at(GemmType type, const std::vector<char>& bytes, size_t index) {
+    if (type == GemmType::f32) {
+        float value;
+        std::memcpy(&value, &bytes[index * 4], 4);
+        return value;
+    }
+    if (type == GemmType::f16) {
+        __half value;
+        std::memcpy(&value, &bytes[index * 2], 2);
+        return __half2float(value);
+    }
+    __nv_bfloat16 value;
+    std::memcpy(&value, &bytes[index * 2], 2);
+    return __bfloat162float(value);
+}
+
 std::string status_text(const char* call, cublasStatus_t status) {
     return std::string(call) + ": " + cublasGetStatusName(status) + " (" + cublasGetStatusString(status) +
            ")";
@@ -54,6 +73,10 @@ const char* gemm_type_name(GemmType type) {
     return "?";
 }
 
+double output_rounding(GemmType type) {
+    return type == GemmType::f32 ? 0 : type == GemmType::f16 ? std::ldexp(1.0, -11) : std::ldexp(1.0, -8);
+}
+
 bool gemm_type_supported(GemmType type, int cc_major, int cc_minor) {
     int cc = cc_major * 10 + cc_minor;
     return type == GemmType::f32 || (type == GemmType::f16 && cc >= 53) ||
@@ -67,15 +90,19 @@ GemmProblem::GemmProblem(GemmType type, int m, int n, int k) : type_(type), m_(m
     auto b_bytes = to_device_bytes(type, b_host_);
     a_ = plugin::DeviceBuffer<char>(a_bytes.size());
     b_ = plugin::DeviceBuffer<char>(b_bytes.size());
-    c_ = plugin::DeviceBuffer<float>(size_t(m) * n);
+    c_ = plugin::DeviceBuffer<char>(size_t(m) * n * element_size(type));
     if (a_.status() || b_.status() || c_.status()) {
         error_ = "cudaMalloc: " + plugin::cuda_error_text(a_.status()   ? a_.status()
                                                           : b_.status() ? b_.status()
                                                                         : c_.status());
         return;
     }
-    a_.upload(a_bytes);
-    b_.upload(b_bytes);
+    cudaError_t uploaded = a_.upload(a_bytes);
+    if (uploaded == cudaSuccess) uploaded = b_.upload(b_bytes);
+    if (uploaded != cudaSuccess) {
+        error_ = "copying the inputs to the GPU: " + plugin::cuda_error_text(uploaded);
+        return;
+    }
     if (type == GemmType::f32) {
         if (auto s = cublasCreate(&handle_); s != CUBLAS_STATUS_SUCCESS)
             error_ = status_text("cublasCreate", s);
@@ -90,7 +117,7 @@ GemmProblem::GemmProblem(GemmType type, int m, int n, int k) : type_(type), m_(m
     if (s == CUBLAS_STATUS_SUCCESS) s = cublasLtMatmulDescCreate(&desc_, CUBLAS_COMPUTE_32F, CUDA_R_32F);
     if (s == CUBLAS_STATUS_SUCCESS) s = cublasLtMatrixLayoutCreate(&layout_a_, data_type(type), m, k, m);
     if (s == CUBLAS_STATUS_SUCCESS) s = cublasLtMatrixLayoutCreate(&layout_b_, data_type(type), k, n, k);
-    if (s == CUBLAS_STATUS_SUCCESS) s = cublasLtMatrixLayoutCreate(&layout_c_, CUDA_R_32F, m, n, m);
+    if (s == CUBLAS_STATUS_SUCCESS) s = cublasLtMatrixLayoutCreate(&layout_c_, data_type(type), m, n, m);
     if (s != CUBLAS_STATUS_SUCCESS) {
         error_ = status_text("cublasLt setup", s);
         return;
@@ -131,7 +158,7 @@ GemmProblem::~GemmProblem() {
 }
 
 double GemmProblem::bytes() const {
-    return double(element_size(type_)) * (double(m_) * k_ + double(k_) * n_) + 4.0 * m_ * n_;
+    return double(element_size(type_)) * (double(m_) * k_ + double(k_) * n_ + double(m_) * n_);
 }
 
 bool GemmProblem::run(cudaStream_t stream) {
@@ -143,7 +170,8 @@ bool GemmProblem::run(cudaStream_t stream) {
         if (s == CUBLAS_STATUS_SUCCESS)
             s = cublasSgemm(handle_, CUBLAS_OP_N, CUBLAS_OP_N, m_, n_, k_, &alpha,
                             reinterpret_cast<const float*>(a_.get()), m_,
-                            reinterpret_cast<const float*>(b_.get()), k_, &beta, c_.get(), m_);
+                            reinterpret_cast<const float*>(b_.get()), k_, &beta,
+                            reinterpret_cast<float*>(c_.get()), m_);
     } else {
         s = cublasLtMatmul(lt_, desc_, &alpha, a_.get(), layout_a_, b_.get(), layout_b_, &beta, c_.get(),
                            layout_c_, c_.get(), layout_c_, &heuristic_.algo, workspace_.get(),
@@ -156,7 +184,7 @@ bool GemmProblem::run(cudaStream_t stream) {
 
 GemmProblem::Check GemmProblem::verify(size_t samples) {
     Check out;
-    std::vector<float> c;
+    std::vector<char> c;
     if (cudaError_t rc = cudaDeviceSynchronize(); rc != cudaSuccess) {
         out.problem = plugin::cuda_error_text(rc);
         return out;
@@ -166,15 +194,16 @@ GemmProblem::Check GemmProblem::verify(size_t samples) {
         return out;
     }
     size_t total = size_t(m_) * n_;
-    size_t step = samples >= total ? 1 : total / samples;
-    for (size_t index = 0; index < total; index += step) {
+    bool first = true;
+    for (size_t index : plugin::output_samples(total, samples, size_t(m_))) {
         size_t row = index % m_, col = index / m_;
         double want = 0;
         for (int i = 0; i < k_; ++i)
             want += double(a_host_[row + size_t(i) * m_]) * b_host_[i + col * size_t(k_)];
-        double error = std::fabs(c[index] - want) / std::fmax(1.0, std::fabs(want));
-        if (std::isnan(error)) error = INFINITY;
-        if (error > out.error || index == 0) out = {error, index, c[index], want, {}};
+        float got = element_at(type_, c, index);
+        double error = plugin::relative_error(got, want);
+        if (error > out.error || first) out = {error, index, got, want, {}};
+        first = false;
     }
     return out;
 }

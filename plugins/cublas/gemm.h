@@ -1,5 +1,7 @@
 // The GEMMs cuBLAS is tested and timed with: FP32 through cublasSgemm, and
-// FP16 / BF16 inputs with FP32 accumulation and output through cublasLtMatmul.
+// FP16 / BF16 inputs and output with FP32 accumulation through
+// cublasLtMatmul, as frameworks run a half-precision matmul (so PyTorch's
+// torch.matmul on the same data is a like-for-like peer).
 // Column-major, C = A (m x k) * B (k x n).
 #pragma once
 
@@ -19,9 +21,12 @@ enum class GemmType { f32, f16, bf16 };
 const char* gemm_type_name(GemmType type);
 // Tensor-core FP16 needs CC 5.3+, BF16 8.0+; FP32 runs everywhere.
 bool gemm_type_supported(GemmType type, int cc_major, int cc_minor);
+// Half a unit in the last place of the output type, relative: what rounding
+// the FP32 accumulator to the output adds to a result's error.
+double output_rounding(GemmType type);
 
 // One problem on the device: inputs from input_pattern (rounded to the
-// input type), output FP32. Owns its handles and buffers.
+// input type), output in the input type. Owns its handles and buffers.
 class GemmProblem {
 public:
     GemmProblem(GemmType type, int m, int n, int k);
@@ -55,9 +60,9 @@ private:
 
     GemmType type_;
     int m_, n_, k_;
-    std::vector<float> a_host_, b_host_;  // inputs as the device sees them (after rounding)
-    plugin::DeviceBuffer<char> a_, b_;
-    plugin::DeviceBuffer<float> c_, workspace_;
+    std::vector<float> a_host_, b_host_;    // inputs as the device sees them (after rounding)
+    plugin::DeviceBuffer<char> a_, b_, c_;  // C in the input type
+    plugin::DeviceBuffer<float> workspace_;
     cublasHandle_t handle_ = nullptr;
     cublasLtHandle_t lt_ = nullptr;
     cublasLtMatmulDesc_t desc_ = nullptr;

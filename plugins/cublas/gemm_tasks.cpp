@@ -56,7 +56,8 @@ void selftest_gemms(const plugin::Reporter& report) {
             } else {
                 auto check = problem.verify(size_t(-1));
                 ok = check.problem.empty() &&
-                     check.error <= (type == GemmType::f32 ? kTolerance32 : kTolerance16);
+                     check.error <=
+                         (type == GemmType::f32 ? kTolerance32 : kTolerance16) + output_rounding(type);
                 result = check.problem.empty() ? describe(check) : check.problem;
             }
             evidence += name + ": " + (ok ? "ok, " : "FAILED, ") + result + "\n";
@@ -125,7 +126,8 @@ strata_task_result validate(const strata_host_api* host, void* stream) {
     if (!problem || !problem->run(static_cast<cudaStream_t>(stream))) return STRATA_TASK_FAILED;
     auto check = problem->verify(256);
     double tolerance =
-        kConfigs[I].type == GemmType::f32 ? kTolerance32 * 4 : kTolerance16 * 4;  // k up to 8192
+        (kConfigs[I].type == GemmType::f32 ? kTolerance32 * 4 : kTolerance16 * 4) +  // k up to 8192
+        output_rounding(kConfigs[I].type);
     if (!check.problem.empty() || check.error > tolerance) {
         plugin::Reporter(host).log(STRATA_LOG_ERROR, check.problem.empty() ? describe(check) : check.problem);
         return STRATA_TASK_FAILED;

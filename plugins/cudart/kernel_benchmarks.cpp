@@ -6,6 +6,7 @@
 
 #include "cuda_helpers.h"
 #include "kept_state.h"
+#include "output_samples.h"
 #include "plugin_entry.h"
 #include "strata_kernels/kernels.h"
 
@@ -38,6 +39,7 @@ constexpr float kScalar = 3.0f;
 struct Buffers {
     plugin::DeviceBuffer<float> a, b, c, scratch, result;
     std::vector<float> b_host, c_host;
+    cudaError_t error = cudaSuccess;  // of an allocation or upload: nothing may launch
 };
 
 plugin::KeptState<Buffers, kConfigs.size()> kept;
@@ -53,11 +55,15 @@ std::unique_ptr<Buffers> make_buffers() {
         out->a = plugin::DeviceBuffer<float>(elements);
         out->b = plugin::DeviceBuffer<float>(elements);
         out->c = plugin::DeviceBuffer<float>(elements);
-        out->b.upload(out->b_host);
-        out->c.upload(out->c_host);
+        for (cudaError_t rc : {out->a.status(), out->b.status(), out->c.status()})
+            if (out->error == cudaSuccess) out->error = rc;
+        if (out->error == cudaSuccess) out->error = out->b.upload(out->b_host);
+        if (out->error == cudaSuccess) out->error = out->c.upload(out->c_host);
     }
     out->scratch = plugin::DeviceBuffer<float>(k::dot_scratch_floats());
     out->result = plugin::DeviceBuffer<float>(1);
+    for (cudaError_t rc : {out->scratch.status(), out->result.status()})
+        if (out->error == cudaSuccess) out->error = rc;
     return out;
 }
 
@@ -70,6 +76,7 @@ template <size_t I>
 bool launch(cudaStream_t stream) {
     const Config& config = kConfigs[I];
     Buffers& buf = buffers<I>();
+    if (buf.error != cudaSuccess) return false;
     int n = static_cast<int>(config.n);
     switch (config.kernel) {
         case Kernel::copy: return k::launch_copy(buf.a.get(), buf.b.get(), config.n, stream) == 0;
@@ -89,6 +96,12 @@ bool launch(cudaStream_t stream) {
 template <size_t I>
 strata_task_result validate(const strata_host_api* host, void* stream) {
     auto s = static_cast<cudaStream_t>(stream);
+    if (cudaError_t rc = buffers<I>().error; rc != cudaSuccess) {
+        plugin::Reporter(host).log(STRATA_LOG_ERROR,
+                                   std::string(kConfigs[I].name) +
+                                       ": allocating or filling its buffers: " + plugin::cuda_error_text(rc));
+        return STRATA_TASK_FAILED;
+    }
     if (!launch<I>(s) || cudaStreamSynchronize(s) != cudaSuccess) return STRATA_TASK_FAILED;
     const Config& config = kConfigs[I];
     Buffers& buf = buffers<I>();
@@ -96,8 +109,8 @@ strata_task_result validate(const strata_host_api* host, void* stream) {
     if (config.kernel == Kernel::copy || config.kernel == Kernel::triad || config.kernel == Kernel::sgemm) {
         std::vector<float> got;
         if (buf.a.download(got) != cudaSuccess) return STRATA_TASK_FAILED;
-        size_t step = got.size() / 4096 + 1;
-        for (size_t i = 0; i < got.size(); i += step) {
+        size_t line = config.kernel == Kernel::sgemm ? config.n : 1;
+        for (size_t i : plugin::output_samples(got.size(), 4096, line)) {
             double want = 0;
             if (config.kernel == Kernel::copy) want = buf.b_host[i];
             if (config.kernel == Kernel::triad) want = buf.b_host[i] + kScalar * buf.c_host[i];
@@ -106,13 +119,13 @@ strata_task_result validate(const strata_host_api* host, void* stream) {
                 for (size_t x = 0; x < config.n; ++x)
                     want += double(buf.b_host[row * config.n + x]) * buf.c_host[x * config.n + col];
             }
-            worst = std::max(worst, std::fabs(got[i] - want) / std::fmax(1.0, std::fabs(want)));
+            worst = std::max(worst, plugin::relative_error(got[i], want));
         }
     } else if (config.kernel == Kernel::dot) {
         std::vector<float> got;
         if (buf.result.download(got) != cudaSuccess) return STRATA_TASK_FAILED;
         double want = k::dot_reference(buf.b_host.data(), buf.c_host.data(), config.n);
-        worst = std::fabs(got[0] - want) / std::fmax(1.0, std::fabs(want));
+        worst = plugin::relative_error(got[0], want);
     }
     // The dot product is off by its summation order's rounding (a lost block
     // is 1/1024 of the sum, which 1e-2 let pass); the element-wise kernels

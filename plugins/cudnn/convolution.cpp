@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "algorithm_choice.h"
+#include "output_samples.h"
 
 namespace strata::cudnn {
 
@@ -27,12 +28,16 @@ Convolution::Convolution(const ConvShape& shape, bool exact_fp32) : shape_(shape
     x_ = plugin::DeviceBuffer<float>(x_host_.size());
     w_ = plugin::DeviceBuffer<float>(w_host_.size());
     y_ = plugin::DeviceBuffer<float>(size_t(s.n) * s.k * s.out_h() * s.out_w());
-    if (x_.status() || w_.status() || y_.status()) {
-        error_ = "cudaMalloc failed";
+    if (cudaError_t rc = x_.status() ? x_.status() : w_.status() ? w_.status() : y_.status()) {
+        error_ = "cudaMalloc: " + plugin::cuda_error_text(rc);
         return;
     }
-    x_.upload(x_host_);
-    w_.upload(w_host_);
+    cudaError_t uploaded = x_.upload(x_host_);
+    if (uploaded == cudaSuccess) uploaded = w_.upload(w_host_);
+    if (uploaded != cudaSuccess) {
+        error_ = "copying the inputs to the GPU: " + plugin::cuda_error_text(uploaded);
+        return;
+    }
     cudnnStatus_t st = cudnnCreate(&handle_);
     if (st == CUDNN_STATUS_SUCCESS) st = cudnnCreateTensorDescriptor(&x_desc_);
     if (st == CUDNN_STATUS_SUCCESS) st = cudnnCreateTensorDescriptor(&y_desc_);
@@ -152,12 +157,12 @@ Convolution::Check Convolution::verify(size_t samples) {
         out.problem = plugin::cuda_error_text(rc);
         return out;
     }
-    size_t step = samples >= y.size() ? 1 : y.size() / samples;
-    for (size_t i = 0; i < y.size(); i += step) {
+    bool first = true;
+    for (size_t i : plugin::output_samples(y.size(), samples, size_t(shape_.out_w()))) {
         double want = reference_at(i);
-        double error = std::fabs(y[i] - want) / std::fmax(1.0, std::fabs(want));
-        if (std::isnan(error)) error = INFINITY;
-        if (error > out.error || i == 0) out = {error, i, y[i], want, {}};
+        double error = plugin::relative_error(y[i], want);
+        if (error > out.error || first) out = {error, i, y[i], want, {}};
+        first = false;
     }
     return out;
 }
