@@ -210,6 +210,50 @@ TEST_CASE("NVLink, GPU count and stragglers") {
     CHECK(enough.find_check("health.nvlink") == nullptr);  // no NVLink facts: no check, not a pass
 }
 
+TEST_CASE("NVLink: links with no peer are not failed, inactive links beside active ones are") {
+    // Issue #41: NVML reports every link of an NVLink-capable GPU inactive
+    // where nothing is at the other end (one SXM GPU in a VM, no bridge).
+    Report alone = gpus(1);
+    set(alone, 0, "nvlink.up", 0);
+    set(alone, 0, "nvlink.down", "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17");
+    ProbeContext context("/nonexistent-root", {});
+    judge_node_health(context, {}, alone);
+    CHECK(alone.find_check("health.nvlink") == nullptr);
+    CHECK(health_verdict(alone) == HealthVerdict::healthy);
+    // The same GPU beside one whose links are active: NVLink is in use here.
+    Report pair = gpus(2);
+    set(pair, 0, "nvlink.up", 0);
+    set(pair, 0, "nvlink.down", "0,1,2,3");
+    set(pair, 1, "nvlink.up", 4);
+    set(pair, 1, "nvlink.down", "");
+    CHECK(judged(pair, "health.nvlink").status == Status::fail);
+    CHECK_THAT(pair.find_check("health.nvlink")->summary,
+               Catch::Contains("GPU 0 (0000:18:00): link(s) 0,1,2,3 down, 0 up"));
+    // Registered with an NVSwitch fabric: its links should be up.
+    Report fabric = gpus(1);
+    set(fabric, 0, "nvlink.up", 0);
+    set(fabric, 0, "nvlink.down", "0,1");
+    set(fabric, 0, "fabric.state", "completed");
+    set(fabric, 0, "fabric.status", 0);
+    CHECK(judged(fabric, "health.nvlink").status == Status::fail);
+}
+
+TEST_CASE("a node-health failure drains without gating the layers after it") {
+    Report report = gpus(1);
+    set(report, 0, "ecc_errors.volatile_uncorrected", 2);
+    judged(report, "health.memory");
+    CHECK(report.find_check("health.memory")->status == Status::fail);
+    CHECK(health_verdict(report) == HealthVerdict::drain);
+    // The self-tests of the runtime and library layers still run...
+    CHECK_FALSE(report.gate_through(Layer::runtime).has_value());
+    CHECK_FALSE(report.gate_through(Layer::library).has_value());
+    // ...while a device failure that is not node health still gates them.
+    report.add_check(make_check("device.count", Layer::device, Status::fail, "no GPU usable", "", ""));
+    REQUIRE(report.gate_through(Layer::runtime).has_value());
+    CHECK(report.gate_through(Layer::runtime)->reason().find("no GPU usable") != std::string::npos);
+    CHECK(report.gate_through(Layer::runtime)->reason().find("ECC") == std::string::npos);
+}
+
 TEST_CASE("the node's verdict: drain on a failure, warning on a health warning") {
     Report report = gpus(1);
     set(report, 0, "temperature_c", 84);

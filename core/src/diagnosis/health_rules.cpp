@@ -291,9 +291,22 @@ void judge_pcie(const ProbeContext& context, Report& report, const std::vector<G
 void judge_nvlink(Report& report, const std::vector<Gpu>& present) {
     Findings found;
     bool any = false;
+    // NVML reports every link of an NVLink-capable GPU as inactive where
+    // nothing is at the other end: a single SXM GPU passed through to a VM,
+    // a PCIe card without a bridge (NVIDIA's own health agent had the same
+    // false positive). Inactive links mean "down" only where NVLink is in
+    // use: some link of the node is active, or the GPU registered with an
+    // NVSwitch fabric.
+    bool node_has_active_link = false;
+    for (const Gpu& gpu : present) node_has_active_link |= gpu_int(report, gpu, "nvlink.up").value_or(0) > 0;
     for (const Gpu& gpu : present) {
         auto down = fact_string(report, key(gpu, "nvlink.down"));
         if (!down) continue;
+        bool fabric = fact_string(report, key(gpu, "fabric.state")).value_or("") == "completed";
+        if (!node_has_active_link && !fabric) {
+            found.notes.push_back(gpu.label + ": no NVLink link active (no peer), not judged");
+            continue;
+        }
         any = true;
         found.facts.push_back(key(gpu, "nvlink.down"));
         if (!down->empty())

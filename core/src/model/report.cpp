@@ -49,23 +49,25 @@ const Check* Report::find_check(std::string_view id, int device) const {
     return nullptr;
 }
 
-std::string Report::failure_summaries(Layer layer) const {
+std::string Report::failure_summaries(Layer layer, bool gating_only) const {
     std::string out;
     for (const Check& check : checks_)
-        if (check.layer == layer && is_failure(check.status))
+        if (check.layer == layer && is_failure(check.status) &&
+            !(gating_only && check.id.rfind("health.", 0) == 0))
             out += (out.empty() ? "" : " / ") + check.summary;
     return out;
 }
 
 namespace {
 
-// The first layer, in checking order, up to `last` that has a failure.
+// The first layer, in checking order, up to `last` that has a failure that
+// gates (node health does not).
 std::optional<Gate> first_failed_layer(const Report& report, Layer last, bool include_last) {
     if (!layer_is_gated(last)) return std::nullopt;
     for (Layer earlier : all_layers) {
         int rank = layer_rank(earlier), limit = layer_rank(last);
         if (rank > limit || (rank == limit && !include_last)) break;
-        std::string failures = report.failure_summaries(earlier);
+        std::string failures = report.failure_summaries(earlier, true);
         if (!failures.empty()) return Gate{earlier, std::move(failures)};
     }
     return std::nullopt;

@@ -62,7 +62,10 @@ public:
     void ignore_checks(const std::vector<std::string>& patterns);
 
     // The summaries of the layer's failed checks, joined with " / ".
-    std::string failure_summaries(Layer layer) const;
+    // gating_only: only the failures that gate later layers, which are all
+    // but node health (health.*): its verdict drains a node whose stack may
+    // still work, and must not keep the self-tests from proving that it does.
+    std::string failure_summaries(Layer layer, bool gating_only = false) const;
 
 private:
     std::vector<Fact> facts_;
