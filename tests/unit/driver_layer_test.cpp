@@ -93,6 +93,30 @@ TEST_CASE("a 12.4 driver under the 13.0 runtime names the driver floor") {
     CHECK(report.exit_code() == 1);
 }
 
+TEST_CASE("a sandbox that hides /proc/driver/nvidia does not fail the driver layer where CUDA works") {
+    // Issue #41: gVisor's nvproxy, some restricted runtimes and WSL give the
+    // driver's device node but no /proc/driver/nvidia.
+    FixtureTree tree;
+    gpu_machine(tree);
+    std::filesystem::remove(tree.root() / "proc/driver/nvidia/version");
+    Report report = doctor_with_fake(tree, "devices=2");
+    const Check& module = check(report, "driver.kernel_module");
+    CHECK(module.status == Status::warn);
+    CHECK(has(module.summary, "/proc/driver/nvidia/version is hidden here, but /dev/nvidiactl is present"));
+    CHECK(check(report, "driver.cuda_init").status == Status::pass);
+    CHECK_FALSE(report.gate_for(Layer::device).has_value());
+    CHECK(check(report, "device.nodes").status == Status::pass);
+    // Where cuInit fails too, the driver layer still fails, on cuInit's word.
+    Report broken = doctor_with_fake(tree, "init=100");
+    CHECK(check(broken, "driver.cuda_init").status == Status::fail);
+    CHECK(broken.gate_for(Layer::device).has_value());
+    // Without the device node either, no module is loaded: a failure as before.
+    std::filesystem::remove(tree.root() / "dev/nvidiactl");
+    Report bare = doctor_with_fake(tree, "devices=2");
+    CHECK(check(bare, "driver.kernel_module").status == Status::fail);
+    CHECK(has(check(bare, "driver.kernel_module").summary, "no NVIDIA kernel module loaded"));
+}
+
 TEST_CASE("no device inside a container is the container's fault, with the --gpus remedy") {
     FixtureTree tree;
     gpu_machine(tree);

@@ -40,10 +40,35 @@ std::string missing_driver_remedy(const Report& report) {
            "`modprobe nvidia`; if it is installed, `dmesg | grep -i nvrm` says why it did not load";
 }
 
+// The device node the driver's user-mode side opens: /dev/nvidiactl, or
+// WSL's /dev/dxg, where the driver lives in Windows.
+std::optional<std::string> driver_device_node(const ProbeContext& context) {
+    for (const char* node : {"/dev/nvidiactl", "/dev/dxg"})
+        if (context.exists(node)) return node;
+    return std::nullopt;
+}
+
 void probe_kernel_module(const ProbeContext& context, Report& report) {
     constexpr std::string_view path = "/proc/driver/nvidia/version";
     auto text = context.read(path);
     auto parsed = text ? parse_kernel_module_version(*text) : std::nullopt;
+    // Sandboxed runtimes (gVisor's nvproxy, some restricted containers) and
+    // WSL give a program the driver's device node but no /proc/driver/nvidia:
+    // the module's version is unknown, not the module absent. Whether the
+    // driver works is cuInit's to say (driver.cuda_init).
+    if (!text) {
+        if (auto node = driver_device_node(context)) {
+            report.add_check(make_check(
+                "driver.kernel_module", Layer::driver, Status::warn,
+                "NVIDIA kernel module version unknown: " + std::string(path) + " is hidden here, but " + *node +
+                    " is present",
+                std::string(path) + " does not exist; " + *node +
+                    " does (a sandboxed runtime such as gVisor, or WSL, hides /proc/driver/nvidia)",
+                "run `strata doctor` on the host (or `nvidia-smi` here) for the module's version; "
+                "driver.cuda_init says whether the driver works"));
+            return;
+        }
+    }
     if (!parsed) {
         std::string remedy = missing_driver_remedy(report);
         std::vector<std::string> facts;
