@@ -13,7 +13,9 @@ file, so its own interpreter imports the real thing:
   3. with NCCL replaced by another build (2.27.7), the library the child
      mapped answers 2.27.7 where torch was built with and pins 2.20.5 (torch
      itself reports the version it was compiled with): the second witness;
-  4. a framework whose import hangs, or crashes, is bounded and reported.
+  4. a framework whose import hangs, or crashes, is bounded and reported;
+  5. a framework that imports and sees a GPU but whose computation raises
+     (no kernel image) fails as a GPU computation, not as an import.
 
 usage: framework_proof.py STRATA TORCH_SITE TORCH_DEPS NCCL_WHEEL_LIB CUDA_LIBRARY_DIR
 """
@@ -127,6 +129,30 @@ try:
         proof = checks.get("framework.cupy.proof", {})
         check(proof.get("status") == expected and needle in proof.get("summary", ""),
               f"an import that {name}: {proof}")
+
+    # 5. Imported, a GPU seen, the computation raises: the GPU's answer, not the import's.
+    site = f"{work}/kernelless-site"
+    os.makedirs(f"{site}/cupy/cuda")
+    os.makedirs(f"{site}/cupy_cuda12x-13.3.0.dist-info")
+    open(f"{site}/cupy/__init__.py", "w").write(
+        "__version__ = '13.3.0'\nfrom . import cuda\nfloat64 = 'float64'\n"
+        "def arange(n, dtype=None):\n"
+        "    raise RuntimeError('cudaErrorNoKernelImageForDevice: no kernel image is available for execution "
+        "on the device')\n")
+    open(f"{site}/cupy/cuda/__init__.py", "w").write(
+        "class runtime:\n"
+        "    @staticmethod\n    def runtimeGetVersion(): return 12040\n"
+        "    @staticmethod\n    def getDeviceCount(): return 1\n")
+    open(f"{site}/cupy_cuda12x-13.3.0.dist-info/METADATA", "w").write(
+        "Metadata-Version: 2.1\nName: cupy-cuda12x\nVersion: 13.3.0\n")
+    open(f"{site}/cupy_cuda12x-13.3.0.dist-info/RECORD", "w").write("cupy/__init__.py,,\n")
+    status, checks = prove(venv_seeing(work, "kernelless-venv", site))
+    proof = checks.get("framework.cupy.proof", {})
+    summary = proof.get("summary", "")
+    check(proof.get("status") == "fail" and "imported CuPy 13.3.0" in summary and
+          "its GPU computation did not pass: 2 * (0 + 1 + ... + 1048575) on the GPU failed: "
+          "cudaErrorNoKernelImageForDevice" in summary and "import cupy fails" not in summary,
+          f"a failed GPU computation is not an import failure: {proof}")
 finally:
     shutil.rmtree(work, ignore_errors=True)
 

@@ -50,11 +50,21 @@ def version_text(number):
     if number >= 10000:
         return "%d.%d.%d" % (number // 10000, number // 100 % 100, number % 100)
     return "%d.%d.%d" % (number // 1000, number // 100 % 10, number % 100)
-def check_sum(total, n):
+def check_sum(compute, n):
+    # The framework imported: a computation that raises (no kernel image, an
+    # illegal address) is the GPU's answer, not an import failure.
     expected = float(n - 1) * n  # 2 * sum(0 .. n-1)
+    what = "2 * (0 + 1 + ... + %d) on the GPU" % (n - 1)
+    try:
+        total = compute()
+    except Exception as e:
+        view["computed"] = False
+        view["computation"] = "%s failed: %s" % (what, (str(e).strip().splitlines() or [repr(e)])[0])
+        view["computation_traceback"] = "\n".join(traceback.format_exc().strip().splitlines()[-8:])
+        return
     ok = abs(float(total) - expected) <= 1e-3 * expected
     view["computed"] = ok
-    view["computation"] = "2 * (0 + 1 + ... + %d) on the GPU: %s, expected %s" % (n - 1, total, expected)
+    view["computation"] = "%s: %s, expected %s" % (what, total, expected)
 started = time.time()
 try:
     if kind == "torch":
@@ -80,8 +90,7 @@ try:
                 caught.insert(0, str(e).strip().splitlines()[0])
         if view["gpu_usable"]:
             n = 1 << 20
-            x = torch.arange(n, device="cuda", dtype=torch.float64)
-            check_sum((x * 2).sum().item(), n)
+            check_sum(lambda: (torch.arange(n, device="cuda", dtype=torch.float64) * 2).sum().item(), n)
     elif kind == "jax":
         import jax
         import jax.numpy as jnp
@@ -95,8 +104,7 @@ try:
         view["devices"] = len(gpus)
         if gpus:
             n = 1 << 20
-            x = jax.device_put(jnp.arange(n, dtype=jnp.float32), gpus[0])
-            check_sum(float((x * 2).sum()), n)
+            check_sum(lambda: float((jax.device_put(jnp.arange(n, dtype=jnp.float32), gpus[0]) * 2).sum()), n)
     elif kind == "cupy":
         import cupy
         view["version"] = cupy.__version__
@@ -110,7 +118,7 @@ try:
             caught.append(str(e).strip().splitlines()[0])
         if view["gpu_usable"]:
             n = 1 << 20
-            check_sum(float((cupy.arange(n, dtype=cupy.float64) * 2).sum()), n)
+            check_sum(lambda: float((cupy.arange(n, dtype=cupy.float64) * 2).sum()), n)
     elif kind == "onnxruntime":
         import onnxruntime
         view["version"] = onnxruntime.__version__
@@ -254,6 +262,7 @@ std::optional<FrameworkView> ask_framework(const FrameworkInstall& install,
             if (version.is_string() && !version.get<std::string>().empty())
                 view.loaded_versions[library] = version.get<std::string>();
     view.computation = string_member(json, "computation");
+    view.computation_traceback = string_member(json, "computation_traceback");
     return view;
 }
 
@@ -375,7 +384,8 @@ void prove_frameworks(const FrameworkLayer& layer, long long gpus_here, const Pr
         }
         if (view->computed == false) {
             result = Status::fail;
-            evidence.push_back("wrong result: " + view->computation);
+            summary += "; its GPU computation did not pass: " + view->computation;
+            if (!view->computation_traceback.empty()) evidence.push_back(view->computation_traceback);
         } else if (view->computed == true) {
             summary += ", computed and verified on one";
         }

@@ -38,10 +38,11 @@ struct FrameworkView {
     // Their own answers (ncclGetVersion, cudnnGetVersion, cudaRuntimeGetVersion):
     // "nccl" -> "2.20.5", "cudnn" -> "8.9.2", "cudart" -> "12.1".
     std::map<std::string, std::string> loaded_versions;
-    std::string import_error;      // the last line of the traceback
-    std::string traceback;         // its last lines
-    std::optional<bool> computed;  // the GPU computation matched the expected value
-    std::string computation;       // what was computed, or why it failed
+    std::string import_error;           // the last line of the traceback
+    std::string traceback;              // its last lines
+    std::optional<bool> computed;       // the GPU computation matched the expected value
+    std::string computation;            // what was computed, or why it failed
+    std::string computation_traceback;  // where it raised, when it did
 };
 
 // Runs the child for one install; `problem` says why no view came back
