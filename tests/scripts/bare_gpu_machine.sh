@@ -6,10 +6,15 @@
 # and NCCL are hidden from the CUDA toolkit and given only in the layout of
 # the nvidia-* pip wheels of a Python virtual environment (NCCL as its real
 # wheel, cuDNN as the toolkit's files in the wheel's layout). Asserts that
-# every plugin builds from the bundle and the wheels, every gpu test then
-# skips because there is no GPU, at most 8 files come back, and the tree with
-# its bundle stays under the 64 MiB the device tool carries. It builds with
-# CMake 4 from PyPI, as the GPU image's Python environment carries it.
+# every plugin builds from the bundle and the wheels; that `strata doctor`,
+# `strata bench` and `strata record` then run end to end, every worker and
+# the benchmark runner starting from the bundle alone, each reaching its "no
+# usable GPU" result (a runner that cannot load its libraries loses every
+# benchmark of the first GPU run: issue #41); that the loader resolves every
+# library of the runner and plugins; every gpu test skips because there is
+# no GPU; at most 8 files come back; and the tree with its bundle stays
+# under the 64 MiB the device tool carries. It builds with CMake 4 from
+# PyPI, as the GPU image's Python environment carries it.
 #
 # Usage: tests/scripts/bare_gpu_machine.sh   (root; about 6 minutes on 2 cores)
 # scripts/test runs it; it needs scripts/setup --test (python3-venv, the NCCL wheel).
@@ -79,6 +84,29 @@ for variable in Catch2_DIR benchmark_DIR nlohmann_json_DIR CLI11_DIR STRATA_ZSTD
                 STRATA_ZSTD_INCLUDE_DIR STRATA_LZ4_INCLUDE_DIR; do
   grep -q "^$variable:.*=$root/.gpu-prefix/" "$cache" || failures+=("$variable is not from the bundle: $(grep "^$variable:" "$cache")")
 done
+# doctor, bench and record, end to end from the bundle alone.
+for plugin in cudart cublas cudnn nccl; do
+  expect "^$plugin: benchmarks skipped: no usable GPU (no NVIDIA driver" "$log" \
+    "strata bench: the $plugin runner did not start and say why nothing ran"
+done
+grep -qE "could not start|exited with|status 127" "$log" && failures+=("a worker or the runner could not start")
+expect "^loader: every library of the runner, the plugins and the kernels resolves" "$log" \
+  "the loader does not resolve every library of the runner and plugins"
+expect "^/proc/driver/nvidia/version: absent" "$log" "step 1 does not say whether /proc/driver/nvidia/version exists"
+expect "^kernel: .*sandbox: " "$log" "step 1 does not name the kernel and sandbox"
+expect "^record: exit " "$log" "strata record did not run"
+"$scratch/venv/bin/python" - "$scratch/out" <<'PY' || failures+=("doctor.json or record.json is not what a run without a GPU gives")
+import json, sys
+out = sys.argv[1]
+doctor = json.load(open(f"{out}/doctor.json"))
+states = {p["name"]: p["state"] for p in doctor["plugins"]}
+want = {"driver", "cudart", "cublas", "cudnn", "nccl"}
+assert {name for name, state in states.items() if state == "loaded"} >= want, states
+record = json.load(open(f"{out}/record.json"))
+measurement = record["strata_record"]["measurement"]
+assert not measurement["measured"] and "no usable GPU" in measurement["reason"], measurement
+assert {p["name"] for p in record["strata_record"]["doctor"]["plugins"] if p["state"] == "loaded"} >= want
+PY
 skipped=$(grep -c "SKIPPED: no usable GPU\|skipped: no usable GPU\|no usable GPU" "$log" || true)
 grep -qE '100% tests passed|tests passed, 0 tests failed' "$log" || failures+=("the gpu tests did not all pass or skip")
 ctest=ctest  # the CMake that generated build-gpu reads it
