@@ -10,7 +10,6 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <regex>
@@ -26,6 +25,7 @@
 #include "doctor/plugin_tasks.h"
 #include "levels.h"
 #include "model/usage_error.h"
+#include "report/atomic_file.h"
 #include "report/writers.h"
 #include "results_merge.h"
 
@@ -233,9 +233,7 @@ std::function<int()> register_bench(CLI::App& app, const std::string& executable
             std::cout << "nothing was measured\n";
             return 1;
         }
-        std::ofstream out(options->out);
-        out << to_json_text(*session.merged, 2) << '\n';
-        if (!out) throw UsageError("cannot write '" + options->out + "'");
+        write_file_atomically(options->out, to_json_text(*session.merged, 2) + "\n");
         print_results(*session.merged, options->markdown);
         std::cout << "results: " << options->out << "\n";
         return session.skipped.empty() ? 0 : 1;

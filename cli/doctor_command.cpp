@@ -3,7 +3,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
 
 #include "cli/run_options.h"
@@ -75,11 +74,7 @@ std::function<int()> register_doctor(CLI::App& app, const std::string& executabl
         report.ignore_checks(options->ignore_checks);
         info.duration =
             std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
-        if (!options->junit.empty()) {
-            std::ofstream out(options->junit);
-            out << render_junit(report, info);
-            if (!out) throw UsageError("cannot write JUnit report to '" + options->junit + "'");
-        }
+        if (!options->junit.empty()) write_file_atomically(options->junit, render_junit(report, info));
         if (!options->prometheus.empty())
             write_prometheus_file(options->prometheus, render_prometheus(report, info));
         if (options->json)

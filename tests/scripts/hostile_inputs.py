@@ -314,6 +314,38 @@ try:
         strata = saved
     else:
         print("skip unreadable paths: needs root to act as another user")
+
+    # Links another user planted at and beside an output path, in a shared
+    # directory anyone may write (not sticky, so the kernel's
+    # protected_symlinks does not step in): root overwrote the file a link
+    # pointed at (issue #37).
+    if os.geteuid() == 0 and shutil.which("setpriv"):
+        shared = scratch / "results"
+        shared.mkdir()
+        os.chmod(scratch, 0o755)
+        os.chmod(shared, 0o777)
+        victim = scratch / "victim"
+        victim.write_text("root's own file\n")
+        os.chmod(victim, 0o600)
+        as_nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        for name in ("record.json.partial", "doctor.prom.partial", "junit.xml.partial", "bench.json.partial",
+                     "junit.xml"):
+            subprocess.run(as_nobody + ["ln", "-s", str(victim), str(shared / name)], check=True)
+        for argv in (["record", "--no-benchmarks", "--out", str(shared / "record.json")],
+                     ["doctor", "--level", "health", "--prometheus", str(shared / "doctor.prom")],
+                     ["doctor", "--level", "health", "--junit", str(shared / "junit.xml")]):
+            subprocess.run([strata, *argv], capture_output=True, timeout=300)
+        intact = victim.read_text() == "root's own file\n"
+        regular = all((shared / n).is_file() and not (shared / n).is_symlink() for n in ("record.json", "doctor.prom"))
+        left = sorted(p.name for p in shared.iterdir() if p.name.startswith("."))
+        if intact and regular and not left:
+            passed += 1
+            print("ok   links planted at and beside output paths are never written through")
+        else:
+            failures.append(f"planted links: victim intact {intact}, outputs regular files {regular}, "
+                            f"temporary files left {left}")
+    else:
+        print("skip planted links: needs root to act as another user")
 finally:
     for path in scratch.rglob("*"):
         try:

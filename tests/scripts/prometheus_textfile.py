@@ -61,7 +61,8 @@ try:
             continue
         checked = subprocess.run([PROMTOOL, "check", "metrics"], stdin=open(path), capture_output=True, text=True)
         check(checked.returncode == 0, f"promtool check metrics {name}.prom: {checked.stdout}{checked.stderr}")
-    check(not any(f.endswith(".partial") for f in os.listdir(textfiles)), "no temporary file is left behind")
+    check(sorted(os.listdir(textfiles)) == ["doctor.prom", "fleet.prom", "record.prom"],
+          f"no temporary file is left behind: {os.listdir(textfiles)}")
 
     # A refused path: one line, exit 2, nothing run.
     result = strata(["doctor", "--prometheus", "/dev/null"])

@@ -1,7 +1,12 @@
 #include "report/atomic_file.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
 
 #include "model/usage_error.h"
 
@@ -16,27 +21,46 @@ void refuse_unless_file_or_absent(const std::string& path) {
         throw UsageError("'" + path + "' exists and is not a regular file");
 }
 
+namespace {
+
+bool write_all(int fd, const std::string& text) {
+    size_t written = 0;
+    while (written < text.size()) {
+        ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        written += static_cast<size_t>(n);
+    }
+    return true;
+}
+
+}  // namespace
+
 void write_file_atomically(const std::string& path, const std::string& text) {
     refuse_unless_file_or_absent(path);
     fs::path target(path);
-    fs::path temporary = target;
-    temporary += ".partial";
-    {
-        std::ofstream out(temporary);
-        out << text;
-        out.flush();
-        if (!out) {
-            std::error_code ignored;
-            fs::remove(temporary, ignored);
-            throw UsageError("cannot write '" + temporary.string() + "'");
-        }
-    }
-    std::error_code ec;
-    fs::rename(temporary, target, ec);
-    if (ec) {
-        std::error_code ignored;
-        fs::remove(temporary, ignored);
-        throw UsageError("cannot write '" + path + "': " + ec.message());
+    // A new file of a name no one can guess, created by this call alone
+    // (mkstemp: O_CREAT|O_EXCL, so never through a link planted at the name),
+    // in the target's directory so the rename is atomic. A fixed FILE.partial
+    // in a directory others can write (a shared results folder, the
+    // node_exporter textfile directory) let them plant a link there and have
+    // root overwrite whatever it pointed at.
+    std::string temporary = (target.parent_path().empty() ? fs::path(".") : target.parent_path()) /
+                            ("." + target.filename().string() + ".XXXXXX");
+    int fd = ::mkstemp(temporary.data());
+    if (fd < 0)
+        throw UsageError("cannot write '" + path +
+                         "': cannot create a file beside it: " + std::strerror(errno));
+    // Readable by the programs that collect it (node_exporter runs as its
+    // own user), as a file written with the default umask would be.
+    bool ok = ::fchmod(fd, 0644) == 0 && write_all(fd, text) && ::fsync(fd) == 0;
+    int saved = errno;
+    ok = ::close(fd) == 0 && ok;
+    // rename replaces a link at the final name; it never writes through it.
+    if (!ok || ::rename(temporary.c_str(), path.c_str()) != 0) {
+        if (ok) saved = errno;
+        ::unlink(temporary.c_str());
+        throw UsageError("cannot write '" + path + "': " + std::strerror(saved));
     }
 }
 

@@ -1,7 +1,10 @@
 // Writing a result file that another program reads while it may be written
 // (node_exporter's textfile collector, a fleet collector, a Slurm batch
-// script): the text goes to FILE.partial beside it, then is renamed over
-// FILE, so a reader sees the old file or the new one, never half of one.
+// script): the text goes to a new file of an unguessable name beside it,
+// then is renamed over FILE, so a reader sees the old file or the new one,
+// never half of one; and strata, often root, never writes through a link
+// another user planted at FILE or beside it. Every output file strata
+// writes goes through here.
 #pragma once
 
 #include <string>
