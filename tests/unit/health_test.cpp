@@ -80,6 +80,58 @@ TEST_CASE("Xid events are read from every log format, with their GPU and time") 
     CHECK(canonical_pci(events[4].event.pci) == "0000:b3:00");
 }
 
+TEST_CASE("only the driver's own records count: text users write into the log never drains a node") {
+    // Issue #37: each line below is the kernel's own format around a string
+    // a user chose (a program's name, a library's file name, an OOM victim,
+    // a USB product string, a filesystem label, another program's syslog
+    // line); with "Xid 79" anywhere in it the node was drained as "fallen
+    // off the bus".
+    const char* planted[] = {
+        "[ 5123.456789] Xid 79[4242]: segfault at 0 ip 0000559b1c2a1139 sp 00007ffd3a1b2c40 error 6 in "
+        "a.out[559b1c2a1000+1000] likely on CPU 3 (core 3, socket 0)",
+        // A program named as the driver's record starts: 15 characters, all a name may hold.
+        "[ 5124.000001] NVRM: Xid (PCI:[4243]: segfault at 0 ip 0000559b1c2a1139 sp 00007ffd3a1b2c40 error 6 "
+        "in "
+        "a.out[559b1c2a1000+1000] likely on CPU 1 (core 1, socket 0)",
+        "[   77.120000] python3[999]: segfault at 8 ip 00007f3a2b1c0d10 sp 00007ffc1d2e3f40 error 4 in "
+        "libxid 79.so[7f3a2b1c0000+2000] likely on CPU 0 (core 0, socket 0)",
+        "[  900.000000] Out of memory: Killed process 4242 (Xid 79) total-vm:123456kB, anon-rss:120000kB, "
+        "file-rss:0kB, shmem-rss:0kB, UID:1000 pgtables:400kB oom_score_adj:0",
+        "[  900.000001] "
+        "oom-kill:constraint=CONSTRAINT_NONE,nodemask=(null),cpuset=/,mems_allowed=0,global_oom,"
+        "task_memcg=/user.slice,task=Xid 79,pid=4242,uid=1000",
+        "[   12.300000] usb 1-1: Product: NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.",
+        "[   30.100000] BTRFS: device label Xid 79 devid 1 transid 8 /dev/sdb1 scanned by mount (1234)",
+        "Dec 03 10:11:12 gpu017 myjob[4242]: NVRM: Xid (PCI:0000:18:00): 79, pid=1, GPU has fallen off the "
+        "bus.",
+        "2026-12-03T10:12:00+0000 gpu017 sudo[77]: NVRM: Xid (PCI:0000:18:00): 48, DBE (double bit error)",
+        // A record's argument that starts a continuation line is not a record.
+        "               NVRM: Xid (PCI:0000:3b:00): 79, pid=1, GPU has fallen off the bus.",
+        "[  950.000000] NVRM: Xid (PCI:0000:3b:00): 79x, not the driver's form",
+        "[  950.000001] NVRM: Xid (PCI:not-an-address): 79, pid=1",
+    };
+    for (const char* line : planted) {
+        KernelLog log;
+        log.lines = {line};
+        INFO(line);
+        CHECK(find_xid_events(log).empty());
+    }
+    // The driver's own records still count, behind every prefix.
+    for (const char* line : {"[ 1843.308145] NVRM: Xid (PCI:0000:3b:00): 79, pid='<unknown>', "
+                             "name=<unknown>, GPU has fallen off the bus.",
+                             "Dec  3 10:11:12 gpu017 kernel: [ 1843.308145] NVRM: Xid (PCI:0000:3b:00): 79, "
+                             "pid=1, GPU has fallen off",
+                             "[Mon Dec  3 10:11:12 2026] NVRM: Xid (PCI:00000000:3B:00.0): 79, pid=1",
+                             "NVRM: Xid (PCI:3b:00.0): 79"}) {
+        KernelLog log;
+        log.lines = {line};
+        INFO(line);
+        auto events = find_xid_events(log);
+        REQUIRE(events.size() == 1);
+        CHECK(events[0].event.number == 79);
+    }
+}
+
 TEST_CASE("a saved kernel log is read from its newest part; a missing one is bad usage") {
     test::FixtureTree tree;
     tree.write("/kern.log", kLog);

@@ -11,6 +11,7 @@
 #include <fstream>
 
 #include "model/usage_error.h"
+#include "probes/kernel_records.h"
 #include "probes/probes.h"
 #include "probes/run_program.h"
 
@@ -175,17 +176,17 @@ std::string line_time(const std::string& line) {
 
 // Newer drivers report a GPU that fell off the bus over several lines and
 // without an Xid: "NVRM: The NVIDIA GPU 0000:b3:00.0 / (PCI ID: 10de:26b5)
-// installed in this system has / fallen off the bus and is not responding".
-std::optional<XidEvent> fallen_off_without_xid(const std::vector<std::string>& lines, size_t at) {
-    const std::string& line = lines[at];
-    size_t gpu = line.find("NVRM: The NVIDIA GPU ");
-    if (gpu == std::string::npos) return std::nullopt;
-    std::string address = line.substr(gpu + 21, line.find_first_of(" \n", gpu + 21) - gpu - 21);
+// installed in this system has / fallen off the bus and is not responding",
+// the rest as continuation lines (or, from /dev/kmsg, the next records).
+std::optional<XidEvent> fallen_off_without_xid(const std::vector<std::string>& lines, size_t at,
+                                               std::string_view text) {
+    auto address = driver_gpu_report_address(text);
+    if (!address) return std::nullopt;
     for (size_t next = at; next < lines.size() && next <= at + 3; ++next)
         if (lines[next].find("fallen off the bus") != std::string::npos) {
             XidEvent event;
             event.number = 79;
-            event.pci = address;
+            event.pci = std::string(*address);
             event.info = find_xid(79);
             return event;
         }
@@ -198,11 +199,15 @@ std::vector<LoggedXid> find_xid_events(const KernelLog& log) {
     std::vector<LoggedXid> out;
     for (size_t i = 0; i < log.lines.size(); ++i) {
         const std::string& line = log.lines[i];
-        if (line.find("NVRM") == std::string::npos && line.find("id") == std::string::npos &&
-            line.find("ID") == std::string::npos)
+        if (line.find("NVRM: ") == std::string::npos)
             continue;  // the fast path: most lines are not the driver's
-        std::optional<XidEvent> event = parse_xid(line);
-        if (!event) event = fallen_off_without_xid(log.lines, i);
+        // Only the driver's own records: text users control appears inside
+        // other records (a program named "Xid 79" that segfaults), never at
+        // the start of one in the driver's exact form.
+        auto text = kernel_record_text(line);
+        if (!text) continue;
+        std::optional<XidEvent> event = parse_driver_xid(*text);
+        if (!event) event = fallen_off_without_xid(log.lines, i, *text);
         if (!event) continue;
         out.push_back({*event, line_time(line), line.substr(0, 400)});
     }
