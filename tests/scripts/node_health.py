@@ -110,6 +110,34 @@ for args, needle in ((["--kernel-log", f"{LOGS}/missing.log"], "no such file"),
                          timeout=300)
     check(bad.returncode == 2 and needle in bad.stderr, f"{args}: exit {bad.returncode}: {bad.stderr}")
 
+# 7. Unknown is not healthy (issue #37): a health check that could not look
+#    is a skip, and the verdict is unknown, never healthy.
+#    a. NVML does not initialise: the GPU health checks have nothing to judge.
+status, report, checks = health("devices=2;nvml_init=18", "--kernel-log", empty_log, "--ignore-check",
+                                "driver.nvml_init", "--ignore-check", "driver.version_agreement")
+check(status == 0 and report.get("health") == "unknown" and checks.get("health.nvml", {}).get("status") == "skip"
+      and "nvmlInit failed" in checks.get("health.nvml", {}).get("summary", ""),
+      f"NVML down: exit {status}, {report.get('health')}, {checks.get('health.nvml')}")
+#    b. The live kernel log, as a user who may not read it (kernel.dmesg_restrict,
+#       a DaemonSet without CAP_SYSLOG): journalctl says "-- No entries --" and
+#       exits 0, which read as a log without an Xid.
+if os.geteuid() == 0 and subprocess.run(["sh", "-c", "command -v setpriv"], capture_output=True).returncode == 0:
+    env = dict(os.environ, LD_LIBRARY_PATH=FAKE_DIR, STRATA_FAKE_CUDA="devices=1")
+    readable = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "dmesg"],
+                              capture_output=True).returncode == 0
+    result = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", STRATA, "doctor",
+                             "--level", "health", "--json"] + GPU_LESS, capture_output=True, text=True, env=env,
+                            timeout=300)
+    report = json.loads(result.stdout) if result.stdout.startswith("{") else {}
+    xid = {c["id"]: c for c in report.get("checks", [])}.get("health.xid", {})
+    if readable:
+        print("skip 7b: this kernel lets any user read its log")
+    else:
+        check(xid.get("status") == "skip" and report.get("health") == "unknown" and result.returncode == 0,
+              f"an unreadable kernel log: exit {result.returncode}, {report.get('health')}, {xid}")
+else:
+    print("skip 7b: needs root to act as another user")
+
 if failures:
     print(f"{len(failures)} failure(s)")
     sys.exit(1)

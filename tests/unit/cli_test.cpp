@@ -44,7 +44,7 @@ TEST_CASE("doctor on this host: JSON report with every layer, exit status from t
     auto result =
         run_process({strata_binary(), "doctor", "--json", "--no-builtin-plugins"}, {"STRATA_PLUGIN_PATH"});
     auto report = nlohmann::json::parse(result.out);
-    CHECK(report["schema_version"] == "1.3.0");
+    CHECK(report["schema_version"] == "1.4.0");
     CHECK(report["layers"].size() == strata::all_layers.size());
     CHECK(report["exit_code"] == result.exit_code);
     bool driver_failed = false;

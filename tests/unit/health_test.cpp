@@ -306,6 +306,32 @@ TEST_CASE("a node-health failure drains without gating the layers after it") {
     CHECK(report.gate_through(Layer::runtime)->reason().find("ECC") == std::string::npos);
 }
 
+TEST_CASE("a health check that could not look makes the verdict unknown, never healthy") {
+    // Issue #37: with NVML down the GPU health checks vanished and the node
+    // was called healthy, so the health check resumed a node drained for ECC.
+    Report down = gpus(2);
+    add_fact(down, Layer::driver, "driver.nvml.init_result", 18, "test");
+    add_fact(down, Layer::driver, "driver.nvml.init_error", "Driver/library version mismatch (18)", "test");
+    const Check& nvml = judged(down, "health.nvml");
+    CHECK(nvml.status == Status::skip);
+    CHECK_THAT(nvml.summary, Catch::Contains("nvmlInit failed: Driver/library version mismatch"));
+    CHECK(health_verdict(down) == HealthVerdict::unknown);
+    CHECK(health_verdict_name(health_verdict(down)) == "unknown");
+    Report missing = gpus(1);
+    add_fact(missing, Layer::driver, "driver.nvml.load_error", "libnvidia-ml.so.1: cannot open", "test");
+    CHECK(judged(missing, "health.nvml").status == Status::skip);
+    CHECK(health_verdict(missing) == HealthVerdict::unknown);
+    // An operator who ignores it gets the other checks' verdict back.
+    missing.ignore_checks({"health.nvml"});
+    CHECK(health_verdict(missing) == HealthVerdict::healthy);
+    // A failure still drains.
+    Report failing = gpus(1);
+    add_fact(failing, Layer::driver, "driver.nvml.load_error", "gone", "test");
+    set(failing, 0, "ecc_errors.volatile_uncorrected", 1);
+    judged(failing, "health.memory");
+    CHECK(health_verdict(failing) == HealthVerdict::drain);
+}
+
 TEST_CASE("the node's verdict: drain on a failure, warning on a health warning") {
     Report report = gpus(1);
     set(report, 0, "temperature_c", 84);

@@ -381,6 +381,22 @@ void judge_stragglers(Report& report, const std::vector<Gpu>& present) {
         "no GPU's maximum clock is far below the node's median");
 }
 
+// NVML is where every GPU's health is read (ECC, throttling, links). Where it
+// could not start, those checks have nothing to judge: that is not a pass.
+void judge_nvml_readable(Report& report) {
+    std::string why;
+    if (auto error = fact_string(report, "driver.nvml.load_error"))
+        why = "NVML could not be loaded: " + *error;
+    else if (auto result = fact_int(report, "driver.nvml.init_result"); result && *result != 0)
+        why = "nvmlInit failed: " +
+              fact_string(report, "driver.nvml.init_error").value_or(std::to_string(*result));
+    if (why.empty()) return;
+    report.add_check(make_check("health.nvml", Layer::device, Status::skip,
+                                "GPU health not read (ECC, throttling, PCIe and NVLink): " + why, "",
+                                "see driver.nvml_init; until NVML answers, this node's GPU health is unknown",
+                                {"driver.nvml.init_result"}));
+}
+
 }  // namespace
 
 std::string canonical_pci(const std::string& address) {
@@ -408,12 +424,14 @@ std::string_view health_verdict_name(HealthVerdict verdict) {
         case HealthVerdict::healthy: return "healthy";
         case HealthVerdict::warning: return "warning";
         case HealthVerdict::drain: return "drain";
+        case HealthVerdict::unknown: return "unknown";
     }
     return "healthy";
 }
 
 void judge_node_health(const ProbeContext& context, const HealthOptions& options, Report& report) {
     std::vector<Gpu> present = gpus(report);
+    judge_nvml_readable(report);
     judge_xid(report, present);
     judge_memory(report, present);
     judge_throttling(report, present);
@@ -425,10 +443,15 @@ void judge_node_health(const ProbeContext& context, const HealthOptions& options
 
 HealthVerdict health_verdict(const Report& report) {
     if (report.exit_code() != 0) return HealthVerdict::drain;
-    for (const Check& check : report.checks())
-        if (check.id.rfind("health.", 0) == 0 && check.status == Status::warn && !check.ignored)
-            return HealthVerdict::warning;
-    return HealthVerdict::healthy;
+    bool warned = false;
+    for (const Check& check : report.checks()) {
+        if (check.id.rfind("health.", 0) != 0 || check.ignored) continue;
+        // A health check that could not look (NVML down, the kernel log
+        // unreadable): the node's health is unknown, never healthy.
+        if (check.status == Status::skip) return HealthVerdict::unknown;
+        warned |= check.status == Status::warn;
+    }
+    return warned ? HealthVerdict::warning : HealthVerdict::healthy;
 }
 
 }  // namespace strata

@@ -24,11 +24,13 @@ struct HealthOptions {
 
 void judge_node_health(const ProbeContext& context, const HealthOptions& options, Report& report);
 
-enum class HealthVerdict { healthy, warning, drain };
+enum class HealthVerdict { healthy, warning, drain, unknown };
 std::string_view health_verdict_name(HealthVerdict verdict);
 
-// drain: a check failed (not ignored); warning: a health.* check warns;
-// healthy otherwise.
+// drain: a check failed (not ignored); unknown: a health.* check could not
+// look (skip: NVML down, the kernel log unreadable), so the node must not be
+// resumed on this run's word; warning: a health.* check warns; healthy
+// otherwise.
 HealthVerdict health_verdict(const Report& report);
 
 // "0000:3B:00.0", "00000000:3b:00.0", "0000:3b:00" -> "0000:3b:00"; "" when

@@ -91,6 +91,15 @@ bool read_kmsg(std::vector<std::string>& lines, std::string& problem) {
     return true;
 }
 
+// Whether a tool's output shows the kernel's log: a timestamped kernel record.
+bool holds_kernel_record(const std::vector<std::string>& lines) {
+    for (const std::string& line : lines)
+        if (!line.empty() && (line[0] == '[' || std::isdigit(static_cast<unsigned char>(line[0]))) &&
+            kernel_record_text(line))
+            return true;
+    return false;
+}
+
 // The newest kMaxKernelLogBytes of a saved log, from its first whole line.
 std::string read_tail(const std::string& path) {
     std::error_code ec;
@@ -136,21 +145,30 @@ KernelLog read_kernel_log(const ProbeContext& context, const std::string& file) 
         log.source = "/dev/kmsg";
         return log;
     }
+    // A tool that ran but showed no kernel record did not read the log: a
+    // user outside the journal's groups gets "-- No entries --" or a hint,
+    // exit 0, and an empty log must not read as "no Xid event".
     ProgramResult dmesg = run_program({"dmesg"}, std::chrono::seconds(10), kMaxKernelLogBytes * 2);
-    if (dmesg.ok) {
+    std::vector<std::string> lines = dmesg.ok ? split(newest(dmesg.output)) : std::vector<std::string>{};
+    if (dmesg.ok && holds_kernel_record(lines)) {
         log.source = "dmesg";
-        log.lines = split(newest(dmesg.output));
+        log.lines = std::move(lines);
         return log;
     }
     ProgramResult journal = run_program({"journalctl", "-k", "-b", "--no-pager", "-o", "short-iso"},
                                         std::chrono::seconds(10), kMaxKernelLogBytes * 2);
-    if (journal.ok && journal.output.find("No entries") != 0) {
+    lines = journal.ok ? split(newest(journal.output)) : std::vector<std::string>{};
+    if (journal.ok && holds_kernel_record(lines)) {
         log.source = "journalctl -k -b";
-        log.lines = split(newest(journal.output));
+        log.lines = std::move(lines);
         return log;
     }
-    log.problem = kmsg_problem + "; dmesg: " + (dmesg.problem.empty() ? "failed" : dmesg.problem) +
-                  "; journalctl: " + (journal.problem.empty() ? "no entries" : journal.problem);
+    log.problem = kmsg_problem + "; dmesg: " +
+                  (dmesg.ok                ? "no kernel record shown"
+                   : dmesg.problem.empty() ? "failed"
+                                           : dmesg.problem) +
+                  "; journalctl: " +
+                  (journal.ok || journal.problem.empty() ? "no kernel record shown" : journal.problem);
     return log;
 }
 

@@ -10,7 +10,7 @@
 
 namespace strata {
 
-inline constexpr const char* report_schema_version = "1.3.0";
+inline constexpr const char* report_schema_version = "1.4.0";
 
 struct RunInfo {
     std::string command;     // "doctor", "env", "plugins"
