@@ -201,7 +201,7 @@ DrainPlan drain_commands(const FleetResult& result) {
             out.refused.push_back(node);
             continue;
         }
-        std::string reason = "strata: " + result.node_reason.at(node);
+        std::string reason = "strata-fleet: " + result.node_reason.at(node);
         if (reason.size() > kMaxReasonLength) reason = reason.substr(0, kMaxReasonLength - 3) + "...";
         for (char& c : reason)
             if (c == '\n' || c == '\r' || c == '\t') c = ' ';

@@ -18,7 +18,7 @@ Json fleet_to_json(const FleetResult& result);
 std::string render_fleet_markdown(const FleetResult& result);
 std::string render_fleet_prometheus(const FleetResult& result);
 
-// One `scontrol update nodename=N state=drain reason="strata: …"` per node
+// One `scontrol update nodename=N state=drain reason="strata-fleet: …"` per node
 // that needs attention, as argv (run without a shell). A node name from a
 // record is untrusted: one that is not a plain host name ("n[1-100]" would
 // drain a hundred nodes) gets no command and is listed in `refused`.

@@ -164,10 +164,10 @@ try:
     drains = [line for line in result.stdout.splitlines() if line.startswith("scontrol ")]
     drains = [re.sub(r"1[45]\.[0-9]%", "15%", line) for line in drains]
     check(drains == ["scontrol update nodename=n05 state=drain "
-                     "'reason=strata: 15% slower than like nodes on 1 benchmark(s)'",
+                     "'reason=strata-fleet: 15% slower than like nodes on 1 benchmark(s)'",
                      "scontrol update nodename=n07 state=drain "
-                     "'reason=strata: driver (NVML) 570.86.15 (fleet: 580.65.06)'",
-                     "scontrol update nodename=n08 state=drain 'reason=strata: no record from this node'"],
+                     "'reason=strata-fleet: driver (NVML) 570.86.15 (fleet: 580.65.06)'",
+                     "scontrol update nodename=n08 state=drain 'reason=strata-fleet: no record from this node'"],
           f"drain commands: {drains}")
 
     # 7. Markdown and Prometheus.

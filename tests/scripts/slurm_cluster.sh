@@ -5,10 +5,12 @@
 #   1. sbatch strata-qualify.sbatch over n[1-3], where n2 runs under the
 #      fault-injection driver in a failing mode (NVML refuses: error 18):
 #      one record per node, and `strata fleet` names n2 and its check;
-#   2. strata fleet --drain --yes drains n2 (and only n2) with a strata: reason;
+#   2. strata fleet --drain --yes drains n2 (and only n2) with a strata-fleet: reason;
 #   3. slurmd itself runs strata-healthcheck (HealthCheckProgram, every 5 s):
-#      it drains the failing n2, leaves n1 and n3, resumes n2 once healed,
-#      and drains n3 when one of its GPUs reports uncorrectable ECC errors.
+#      it drains the failing n2 (a strata-health: reason), leaves n3 and n1
+#      (which a fleet review drained: not its own drain to resume), resumes n2
+#      once healed, and drains n3 when one of its GPUs reports uncorrectable
+#      ECC errors.
 # Every daemon is stopped at the end, also when the test fails.
 # usage: slurm_cluster.sh STRATA FAKE_DRIVER_DIR SOURCE_DIR   (exit 77: skipped)
 set -uo pipefail
@@ -150,14 +152,14 @@ set -f
 drain_status=$?
 set +f
 [ $drain_status = 1 ] || fail "fleet --drain --yes exits 1, got $drain_status: $(cat "$work/drain.out")"
-# "State=IDLE+DRAIN Reason=strata: ... [root@...]"
+# "State=IDLE+DRAIN Reason=strata-fleet: ... [root@...]"
 node_state() {
   local shown
   shown=$(scontrol show node "$1")
   printf '%s Reason=%s' "$(grep -o 'State=[^ ]*' <<<"$shown" | head -n 1)" "$(sed -n 's/^ *Reason=//p' <<<"$shown")"
 }
 case "$(node_state n2)" in
-  *DRAIN*"Reason=strata: driver.version_agreement fails"*) ;;
+  *DRAIN*"Reason=strata-fleet: driver.version_agreement fails"*) ;;
   *) fail "n2 drained by fleet: $(node_state n2)" ;;
 esac
 for n in n1 n3; do
@@ -176,6 +178,9 @@ export STRATA_HEALTH_ARGS="$gpu_less" STRATA_PROMETHEUS=$work/health-\$SLURMD_NO
 exec "$source/deploy/slurm/strata-healthcheck" >>"$work/hc-\$SLURMD_NODENAME.log" 2>&1
 HC
 chmod +x "$work/healthcheck"
+# n1 is held by an operator after a fleet review: the health check, which
+# finds n1 healthy, must not resume a drain that is not its own.
+scontrol update nodename=n1 state=drain reason="strata-fleet: held after the fleet review"
 write_conf "HealthCheckProgram=$work/healthcheck
 HealthCheckInterval=5
 HealthCheckNodeState=ANY"
@@ -188,7 +193,7 @@ wait_for() {  # node, pattern, seconds
   done
   return 1
 }
-wait_for n2 "*DRAIN*Reason=strata:\ driver.version_agreement:*" 60 ||
+wait_for n2 "*DRAIN*Reason=strata-health:\ driver.version_agreement:*" 60 ||
   fail "the health check drains n2: $(node_state n2) $(cat "$work/hc-n2.log" 2>/dev/null)"
 # Each slurmd runs its health check on its own timer: n2's verdict says
 # nothing about whether n1's and n3's have run yet, so wait for theirs (a
@@ -201,14 +206,19 @@ for n in n1 n3; do
   done
   [ $healthy = 1 ] || fail "the health check ran on $n and wrote healthy metrics: \
 $(head -n 5 "$work/health-$n.prom" 2>/dev/null) $(cat "$work/hc-$n.log" 2>/dev/null)"
-  case "$(node_state $n)" in *DRAIN*) fail "the health check drained a healthy node $n: $(node_state $n)" ;; esac
+  case "$n:$(node_state $n)" in
+    n1:*DRAIN*"Reason=strata-fleet: held after the fleet review"*) ;;
+    n1:*) fail "the health check resumed n1, drained by the fleet review, or drained it: $(node_state n1)" ;;
+    *DRAIN*) fail "the health check drained a healthy node $n: $(node_state $n)" ;;
+  esac
 done
+scontrol update nodename=n1 state=resume
 touch "$work/n2-healed"
 wait_for n2 "State=IDLE\ *" 60 || fail "the health check resumes the healed n2: $(node_state n2)"
 # A GPU of n3 starts reporting uncorrectable ECC errors: the health verdict
 # drains it with the check and the GPU in the reason.
 touch "$work/n3-sick"
-wait_for n3 "*DRAIN*Reason=strata:\ health.memory:\ GPU memory:\ GPU 1 (0000:19:00):\ 4 uncorrectable*" 60 ||
+wait_for n3 "*DRAIN*Reason=strata-health:\ health.memory:\ GPU memory:\ GPU 1 (0000:19:00):\ 4 uncorrectable*" 60 ||
   fail "the health check drains n3 for its ECC errors: $(node_state n3)"
 
 if [ $failures -gt 0 ]; then

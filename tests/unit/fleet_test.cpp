@@ -125,11 +125,11 @@ TEST_CASE("drain commands refuse node names that are not plain host names") {
     result.node_reason = {{"n1", "driver.nvml fails"}, {"n[1-100]", "x"}, {"-x", "y"}};
     DrainPlan plan = drain_commands(result);
     REQUIRE(plan.commands.size() == 1);
-    CHECK(plan.commands[0] ==
-          Names{"scontrol", "update", "nodename=n1", "state=drain", "reason=strata: driver.nvml fails"});
+    CHECK(plan.commands[0] == Names{"scontrol", "update", "nodename=n1", "state=drain",
+                                    "reason=strata-fleet: driver.nvml fails"});
     CHECK(plan.refused == Names{"n[1-100]", "-x"});
     CHECK(shell_command(plan.commands[0]) ==
-          "scontrol update nodename=n1 state=drain 'reason=strata: driver.nvml fails'");
+          "scontrol update nodename=n1 state=drain 'reason=strata-fleet: driver.nvml fails'");
 }
 
 TEST_CASE("an unreadable record is set aside for the fleet, and refused whole for a rollout") {
