@@ -67,6 +67,7 @@ std::function<int()> register_doctor(CLI::App& app, const std::string& executabl
         run.prove_frameworks = options->prove_frameworks;
         if (options->level == "health") {
             run.frameworks_scanned = false;
+            run.missing_library_fails = false;
             run.deadline = started + kHealthBudget;
         }
         RunInfo info{"doctor", utc_timestamp_now(), {}};

@@ -43,9 +43,9 @@ std::vector<std::pair<PluginCandidate, PluginRecord>> probe_plugins(const RunOpt
     std::vector<std::pair<PluginCandidate, PluginRecord>> loaded;
     for (size_t i = 0; i < candidates.size(); ++i) {
         const PluginCandidate& candidate = candidates[i];
-        PluginRecord record = candidate.refusal
-                                  ? refuse_plugin(candidate, report)
-                                  : fold_plugin_outcome(candidate, task, running[i].get(), report);
+        PluginRecord record = candidate.refusal ? refuse_plugin(candidate, report)
+                                                : fold_plugin_outcome(candidate, task, running[i].get(),
+                                                                      report, options.missing_library_fails);
         start(i + wave);  // one finished (in order): the next may begin
         if (record.state == PluginState::loaded) loaded.emplace_back(candidate, record);
         report.add_plugin(std::move(record));

@@ -23,6 +23,10 @@ struct RunOptions {
     FrameworkOptions frameworks;     // which Python environments, and --sm/--driver targets
     HealthOptions health;            // --kernel-log, --expect-gpus
     bool prove_frameworks = false;   // import each framework found (--prove-frameworks)
+    // `doctor --level health` judges the node: a library missing from the
+    // system's search path (cuDNN, NCCL) is no fault of the node, since
+    // clusters often ship them as pip wheels with each job's environment.
+    bool missing_library_fails = true;
     // When set, every plugin task must end by then: each worker's deadlines
     // are cut to the time left, and a self-test with no time left is skipped.
     std::optional<std::chrono::steady_clock::time_point> deadline;

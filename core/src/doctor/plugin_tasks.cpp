@@ -50,7 +50,7 @@ Status status_for(TaskEnd end, const PluginRecord& record) {
 }
 
 void add_outcome_check(const TaskOutcome& outcome, const PluginRecord& record, const std::string& task,
-                       double duration_ms, Report& report) {
+                       double duration_ms, bool missing_library_fails, Report& report) {
     Check check;
     check.duration_ms = duration_ms;
     check.origin = record.name;
@@ -82,6 +82,12 @@ void add_outcome_check(const TaskOutcome& outcome, const PluginRecord& record, c
                                            : "install " + hint) +
                                  "; if it is installed, add its directory to LD_LIBRARY_PATH"
                            : "rebuild or reinstall the plugin " + record.path;
+        if (!missing_library_fails && record.state == PluginState::missing_dependency && !broken_dependency) {
+            check.status = Status::skip;
+            check.summary +=
+                ": not installed system-wide, which is no fault of the node (jobs may bring "
+                "their own, e.g. as pip wheels)";
+        }
     } else {
         check.id = check_prefix(record) + "." + task;
         check.summary = record.name + " " + task + ": " + outcome.message;
@@ -138,7 +144,7 @@ PluginRecord run_plugin_task(const RunOptions& options, const PluginCandidate& c
 }
 
 PluginRecord fold_plugin_outcome(const PluginCandidate& candidate, const std::string& task,
-                                 TaskOutcome outcome, Report& report) {
+                                 TaskOutcome outcome, Report& report, bool missing_library_fails) {
     PluginRecord record = outcome.plugin.value_or(PluginRecord{});
     record.path = candidate.path;
     if (record.name.empty()) record.name = candidate.name;
@@ -174,7 +180,7 @@ PluginRecord fold_plugin_outcome(const PluginCandidate& candidate, const std::st
         measurement.origin = record.name;
         report.add_measurement(std::move(measurement));
     }
-    if (adds_outcome_check) add_outcome_check(outcome, record, task, share_ms, report);
+    if (adds_outcome_check) add_outcome_check(outcome, record, task, share_ms, missing_library_fails, report);
     return record;
 }
 

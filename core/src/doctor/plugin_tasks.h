@@ -13,8 +13,10 @@ TaskOutcome execute_plugin_task(const RunOptions& options, const PluginCandidate
 
 // Folds a finished task into the report and returns the plugin's record
 // (state, and descriptor fields when it loaded).
+// `missing_library_fails` false: a plugin whose library is not installed is
+// a skip, not a failure (RunOptions::missing_library_fails).
 PluginRecord fold_plugin_outcome(const PluginCandidate& candidate, const std::string& task,
-                                 TaskOutcome outcome, Report& report);
+                                 TaskOutcome outcome, Report& report, bool missing_library_fails = true);
 
 // Both, one after the other.
 PluginRecord run_plugin_task(const RunOptions& options, const PluginCandidate& candidate,
