@@ -96,7 +96,16 @@ int main(int argc, char** argv) {
         // is read by a person or a tool.
         make_standard_streams_terminal_safe();
         end_children_on_termination_signals();
+        adopt_orphans();
     }
+    // Whatever a worker or an interpreter left running detached (setsid,
+    // double fork) ends with the command, however the command ends.
+    struct EndOrphans {
+        bool active;
+        ~EndOrphans() {
+            if (active) end_adopted_orphans();
+        }
+    } end_orphans{!is_worker};
     try {
         for (CLI::App* sub : app.get_subcommands())
             if (sub->parsed()) return delivered(commands.at(sub->get_name())());

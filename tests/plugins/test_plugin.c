@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "strata/plugin.h"
@@ -25,6 +26,7 @@
 #define MODE_KILL_PARENT 12
 #define MODE_FLOOD 13
 #define MODE_DECLARED_HANG 14
+#define MODE_DAEMON 15
 
 #ifndef TEST_PLUGIN_MODE
 #error "define TEST_PLUGIN_MODE"
@@ -103,6 +105,21 @@ static strata_task_result probe(const strata_host_api* host) {
 #elif TEST_PLUGIN_MODE == MODE_DECLARED_HANG
     signal(SIGTERM, SIG_IGN);
     for (;;) pause();
+#elif TEST_PLUGIN_MODE == MODE_DAEMON
+    /* A daemon, as a helper service would start one: double fork, a session
+     * of its own (out of the worker's process group), no open descriptors,
+     * so no process group, pipe or deadline of strata's reaches it. */
+    pid_t first = fork();
+    if (first == 0) {
+        if (fork() == 0) {
+            setsid();
+            for (int fd = 0; fd < 1024; ++fd) close(fd);
+            sleep(120);
+            _exit(0);
+        }
+        _exit(0);
+    }
+    if (first > 0) waitpid(first, NULL, 0);
 #elif TEST_PLUGIN_MODE == MODE_LINGERING_CHILD
     /* A helper process that outlives the task and keeps the worker's pipes open. */
     if (fork() == 0) {

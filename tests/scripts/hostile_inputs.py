@@ -284,6 +284,14 @@ try:
              str(pathlib.Path(hostile_plugins) / "libstrata_plugin_test_declared_hang.so"), "--timeout", "100"],
             128 + signal_number, 20, 300, after_start=send, one_line_error=False)
 
+    # A daemon a plugin starts (double fork, setsid, descriptors closed) is
+    # out of every process group strata kills: it must still end with strata
+    # (issue #37). The case fails on any process left with its marker.
+    run("a plugin's daemon (setsid, double fork) ends with strata",
+        ["doctor", "--no-builtin-plugins", "--plugin-path",
+         str(pathlib.Path(hostile_plugins) / "libstrata_plugin_test_daemon.so")],
+        1, 30, 300, one_line_error=False)
+
     # Output that cannot be written is a failure, not a silent 0.
     with open("/dev/full", "w") as full:
         result = subprocess.run([strata, "explain", "--no-probe", "CUDA error 999"], stdout=full,

@@ -1,11 +1,15 @@
 #include "worker/child_groups.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <csignal>
+#include <ctime>
 
 namespace strata {
 
@@ -19,10 +23,87 @@ std::atomic<pid_t> groups[kSlots];
 
 extern "C" void on_termination_signal(int signal_number) {
     kill_child_groups();
+    end_adopted_orphans();
     _exit(128 + signal_number);
 }
 
+bool registered(pid_t pid) noexcept {
+    for (auto& slot : groups)
+        if (slot.load() == pid) return true;
+    return false;
+}
+
+// The parent of `pid` from /proc/PID/stat ("pid (comm) state ppid ..."; the
+// name may hold spaces and parentheses, so it is read after the last ')');
+// -1 when unknown. open/read/close only: safe in a signal handler.
+pid_t parent_of(const char* pid) noexcept {
+    char path[64] = "/proc/";
+    size_t at = 6;
+    for (const char* c = pid; *c && at < sizeof path - 8; ++c) path[at++] = *c;
+    for (const char* c = "/stat"; *c; ++c) path[at++] = *c;
+    path[at] = '\0';
+    int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    char text[1024];
+    ssize_t n = ::read(fd, text, sizeof text - 1);
+    ::close(fd);
+    if (n <= 0) return -1;
+    text[n] = '\0';
+    const char* close = nullptr;
+    for (const char* c = text; *c; ++c)
+        if (*c == ')') close = c;
+    if (!close || close[1] != ' ' || !close[2] || close[3] != ' ') return -1;
+    pid_t parent = 0;
+    for (const char* c = close + 4; *c >= '0' && *c <= '9'; ++c) parent = parent * 10 + (*c - '0');
+    return parent;
+}
+
+// SIGKILL to each child of this process that no worker's group owns; how
+// many there were.
+int kill_adopted() noexcept {
+    int fd = ::open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    const pid_t self = ::getpid();
+    int killed = 0;
+    alignas(8) char buffer[8192];
+    for (;;) {
+        long n = ::syscall(SYS_getdents64, fd, buffer, sizeof buffer);
+        if (n <= 0) break;
+        for (long at = 0; at < n;) {
+            auto* entry = reinterpret_cast<struct dirent64*>(buffer + at);
+            at += entry->d_reclen;
+            const char* name = entry->d_name;
+            if (name[0] < '1' || name[0] > '9') continue;
+            pid_t pid = 0;
+            for (const char* c = name; *c >= '0' && *c <= '9'; ++c) pid = pid * 10 + (*c - '0');
+            if (pid == self || registered(pid) || parent_of(name) != self) continue;
+            ::kill(pid, SIGKILL);
+            ++killed;
+        }
+    }
+    ::close(fd);
+    return killed;
+}
+
 }  // namespace
+
+void adopt_orphans() noexcept {
+    ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+}
+
+void end_adopted_orphans() noexcept {
+    // An orphan's own children come to strata when it dies: a few rounds.
+    for (int round = 0; round < 16 && kill_adopted() > 0; ++round) {
+        // Reaped one by one: each round's orphans are dead or dying.
+        for (int wait = 0; wait < 100; ++wait) {
+            pid_t reaped = ::waitpid(-1, nullptr, WNOHANG);
+            if (reaped > 0) continue;
+            if (reaped < 0) break;  // no child left
+            struct timespec pause = {0, 1000000};
+            ::nanosleep(&pause, nullptr);
+        }
+    }
+}
 
 bool register_child_group(pid_t group) noexcept {
     for (auto& slot : groups) {

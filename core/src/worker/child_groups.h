@@ -17,8 +17,20 @@ void unregister_child_group(pid_t group) noexcept;
 void kill_child_groups() noexcept;
 
 // Installs handlers for SIGINT, SIGTERM and SIGHUP that kill every
-// registered group and exit with 128 + the signal's number.
+// registered group and every adopted orphan, and exit with 128 + the
+// signal's number.
 void end_children_on_termination_signals();
+
+// Makes strata the subreaper of everything it starts: a descendant that
+// leaves its process group and is orphaned (a plugin's daemon that calls
+// setsid and double-forks, a Python grandchild) is reparented to strata, not
+// to PID 1, and so can still be ended. Process groups alone miss those.
+void adopt_orphans() noexcept;
+
+// SIGKILL to every child strata has that is not a registered group's leader
+// (the orphans it adopted), and to what they leave in turn, then reaps them.
+// Called when no worker runs: at the end of a command, and on termination.
+void end_adopted_orphans() noexcept;
 
 // Whether the child has exited, without reaping it (waitid WNOWAIT): while it
 // is a zombie its pid, and so its process-group id, cannot be reused, so its
