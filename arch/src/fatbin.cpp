@@ -204,12 +204,35 @@ FatbinScan scan_elf(const ElfFile& elf) {
     return out;
 }
 
+namespace {
+
+// The most a payload can decompress to, whatever its entry declares: zstd's
+// densest block is RLE (a 3-byte header and 1 byte for 128 KiB), LZ4's a
+// sequence of 255-byte length extensions (about 255 bytes a byte). A 1.5 KB
+// file whose entries each declared 2 GiB made strata zero-fill 2 GiB per
+// entry before the decompressor said a word.
+uint64_t producible_bytes(const FatbinImage& image) {
+    uint64_t stored = image.payload.size();
+    return image.compression == Compression::zstd ? stored * (128u << 10) / 4 + (128u << 10)
+                                                  : stored * 255 + 64;
+}
+
+}  // namespace
+
 Expected<std::string> image_contents(const FatbinImage& image) {
     if (image.compression == Compression::none) return std::string(image.payload);
     if (image.uncompressed_size == 0 || image.uncompressed_size > max_image_bytes)
         return Error{"entry at " + hex(image.offset) + " declares an uncompressed size of " +
                      hex(image.uncompressed_size)};
-    std::string out(static_cast<size_t>(image.uncompressed_size), '\0');
+    uint64_t limit = std::min(image.uncompressed_size, producible_bytes(image));
+    if (image.compression == Compression::zstd) {
+        // A frame that names its size bounds the output exactly; one that is
+        // no zstd frame at all is refused before anything is allocated.
+        unsigned long long frame = ZSTD_getFrameContentSize(image.payload.data(), image.payload.size());
+        if (frame == ZSTD_CONTENTSIZE_ERROR) return Error{"zstd: the payload is not a zstd frame"};
+        if (frame != ZSTD_CONTENTSIZE_UNKNOWN) limit = std::min<uint64_t>(limit, frame);
+    }
+    std::string out(static_cast<size_t>(limit), '\0');
     if (image.compression == Compression::zstd) {
         size_t n = ZSTD_decompress(out.data(), out.size(), image.payload.data(), image.payload.size());
         if (ZSTD_isError(n)) return Error{std::string("zstd: ") + ZSTD_getErrorName(n)};

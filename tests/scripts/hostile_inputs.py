@@ -221,6 +221,22 @@ try:
     run("compare --markdown prints no raw escape sequence", ["compare", "--markdown", evil, evil], 0, 5, 200,
         check=no_raw_escape, one_line_error=False)
 
+    # A decompression bomb: 20 entries of 16 bytes each that declare 2 GiB
+    # images (zstd and LZ4). `arch --details` zero-filled 2 GiB per entry
+    # before decompressing (issue #37); what a payload can produce bounds it.
+    entries = b""
+    for index in range(20):
+        header = bytearray(0x40)
+        struct.pack_into("<HHIQI", header, 0, 2, 0x0101, 0x40, 16, 16)
+        struct.pack_into("<HHI", header, 0x18, 0, 0, 90)
+        struct.pack_into("<Q", header, 0x28, 0x8000 if index % 2 == 0 else 0x2000)
+        struct.pack_into("<Q", header, 0x38, (2 << 30) - 1)
+        entries += bytes(header) + (b"\x28\xb5\x2f\xfd" if index % 2 == 0 else b"\x1f") * 4 + bytes(16)[:16 - 4 * (4 if index % 2 == 0 else 1)]
+    raw = struct.pack("<IHHQ", 0xBA55ED50, 1, 16, len(entries)) + entries
+    inflated = write("inflated.fatbin", raw, "wb")
+    run("arch --details on entries that declare 2 GiB each", ["arch", "--details", inflated], 0, 10, 300,
+        one_line_error=False)
+
     # A section bomb: one fat binary named by 60,000 section headers.
     fixture = pathlib.Path(arch_fixtures) / "libtwo_units.so"
     bomb = write("bomb.so", section_bomb(fixture, 60000), "wb")

@@ -70,7 +70,7 @@ std::string render_arch_text(const ScanResult& scan, const ArchOptions& options)
         for (const std::string& warning : file.listing.scan.warnings) out += "  warning: " + warning + "\n";
         if (options.details) {
             out += "  " + pad_right("KIND", 8) + pad_right("TARGET", 14) + pad_right("COMPRESSION", 13) +
-                   pad_right("VERSION", 11) + pad_right("OFFSET", 12) + pad_right("BYTES", 10) + "CONTENTS\n";
+                   pad_right("VERSION", 11) + pad_right("OFFSET", 12) + pad_right("BYTES", 12) + "CONTENTS\n";
             for (size_t i = 0; i < images.size(); ++i) {
                 const FatbinImage& image = images[i];
                 const ImageDetails& d = file.details.at(i);
@@ -82,7 +82,7 @@ std::string render_arch_text(const ScanResult& scan, const ArchOptions& options)
                        pad_right(image.target_name(), 14) +
                        pad_right(std::string(arch::compression_name(image.compression)), 13) +
                        pad_right(version_text(image), 11) + pad_right(arch::hex(image.offset), 12) +
-                       pad_right(std::to_string(image.uncompressed_size), 10) + contents + "\n";
+                       pad_right(std::to_string(image.uncompressed_size), 12) + contents + "\n";
             }
         } else {
             // One row per distinct (kind, target, compression, version, section), with a count.
