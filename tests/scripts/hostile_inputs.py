@@ -370,6 +370,35 @@ try:
                             f"temporary files left {left}")
     else:
         print("skip planted links: needs root to act as another user")
+
+    # A Python environment another user owns: its .pth files run at every
+    # start of its interpreter, as root under `sudo -E strata doctor` from an
+    # activated venv (issue #37). strata reads it, never runs it.
+    if os.geteuid() == 0:
+        venv = scratch / "their-venv"
+        subprocess.run(["/usr/bin/python3", "-m", "venv", "--without-pip", str(venv)], check=True)
+        site_dirs = list(venv.glob("lib/python3*/site-packages"))
+        ran_as_root = scratch / "pth-ran-as-root"
+        site_dirs[0].joinpath("zz-theirs.pth").write_text(
+            f"import os; open({str(ran_as_root)!r}, 'w').close()\n")
+        for path in [venv, *venv.rglob("*")]:
+            os.lchown(path, 65534, 65534)
+        for argv, env in ((["frameworks", "--python", str(venv / "bin" / "python3")], None),
+                          (["frameworks"], {"VIRTUAL_ENV": str(venv)}),
+                          (["frameworks", "--prove", "--python", str(venv / "bin" / "python3")], None)):
+            environment = dict(os.environ, **(env or {}))
+            result = subprocess.run([strata, *argv], capture_output=True, text=True, env=environment, timeout=120)
+            said = "not run: the interpreter" in result.stdout + result.stderr or \
+                   "not run: its packages" in result.stdout + result.stderr
+            if ran_as_root.exists() or not said:
+                failures.append(f"{' '.join(argv)} {env or ''}: another user's .pth ran as root "
+                                f"{ran_as_root.exists()}, refusal said {said}: {result.stdout[-300:]}")
+                ran_as_root.unlink(missing_ok=True)
+            else:
+                passed += 1
+                print(f"ok   {' '.join(argv[:2])} {'VIRTUAL_ENV' if env else ''}: another user's venv is read, not run")
+    else:
+        print("skip another user's venv: needs root to act as another user")
 finally:
     for path in scratch.rglob("*"):
         try:

@@ -9,6 +9,7 @@
 
 #include "explain/explain.h"
 #include "model/fact.h"
+#include "plugins/plugin_trust.h"
 #include "probes/probes.h"
 #include "probes/run_program.h"
 
@@ -214,6 +215,17 @@ std::optional<FrameworkView> ask_framework(const FrameworkInstall& install,
                                            std::string& problem, Status& status) {
     std::string interpreter =
         environment && !environment->interpreter.empty() ? environment->interpreter : "python3";
+    // Importing runs the environment's code as whoever runs strata, often
+    // root: only an environment and a package tree no one else could write.
+    std::optional<std::string> untrusted;
+    if (environment && !environment->untrusted.empty()) untrusted = environment->untrusted;
+    if (!untrusted)
+        if (auto refusal = check_directory_trust(install.site_dir)) untrusted = "its packages: " + *refusal;
+    if (untrusted) {
+        problem = "not imported: " + *untrusted;
+        status = Status::skip;
+        return std::nullopt;
+    }
     // The directory strata read comes first, so the import is of the same files.
     const char* inherited = std::getenv("PYTHONPATH");
     std::vector<std::string> env = {
@@ -346,9 +358,12 @@ void prove_frameworks(const FrameworkLayer& layer, long long gpus_here, const Pr
         std::optional<FrameworkView> view = ask_framework(install, environment, options, problem, status);
         std::string who = install.name + " " + install.version + " (" + install.environment + ")";
         if (!view) {
-            report.add_check(make_check(id, Layer::framework, status,
-                                        "importing " + who + " failed: " + problem, "",
-                                        "run the import by hand in that environment to see what it prints"));
+            report.add_check(make_check(
+                id, Layer::framework, status,
+                status == Status::skip ? who + " " + problem : "importing " + who + " failed: " + problem, "",
+                status == Status::skip
+                    ? "run strata as the environment's owner, or make it root's and writable by no one else"
+                    : "run the import by hand in that environment to see what it prints"));
             continue;
         }
         if (!view->imported) {

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "model/usage_error.h"
+#include "plugins/plugin_trust.h"
 #include "probes/run_program.h"
 #include "probes/text_util.h"
 
@@ -71,8 +72,12 @@ PythonEnvironment ask_interpreter(const std::string& label, const std::string& i
     PythonEnvironment env;
     env.label = label;
     env.interpreter = interpreter;
-    ProgramResult result = run_program({interpreter, "-c", kAskSearchPath}, kInterpreterDeadline);
-    if (result.ok) {
+    if (auto problem = environment_trust_problem(interpreter)) {
+        // Its layout says where its packages are without running a line of it.
+        env.untrusted = *problem;
+        env.problem = interpreter + " not run: " + *problem;
+    } else if (ProgramResult result = run_program({interpreter, "-c", kAskSearchPath}, kInterpreterDeadline);
+               result.ok) {
         auto lines = split_lines(result.output);
         for (size_t i = 0; i < lines.size(); ++i) {
             std::string line(trim(lines[i]));
@@ -105,6 +110,17 @@ std::string find_on_path(const ProbeContext& context, const std::string& program
 }
 
 }  // namespace
+
+std::optional<std::string> environment_trust_problem(const std::string& interpreter) {
+    TrustedPlugin program = check_plugin_trust(interpreter);
+    if (program.refusal) return "the interpreter: " + *program.refusal;
+    // A venv's python is <prefix>/bin/python: its site directories hold the
+    // .pth files and packages every start runs.
+    fs::path prefix = fs::absolute(interpreter).lexically_normal().parent_path().parent_path();
+    for (const std::string& dir : layout_site_directories(prefix.string()))
+        if (auto problem = check_directory_trust(dir)) return "its packages: " + *problem;
+    return std::nullopt;
+}
 
 std::string absolute_directory(const std::string& dir) {
     std::error_code error;

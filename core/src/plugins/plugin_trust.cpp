@@ -45,7 +45,7 @@ std::optional<std::string> directory_chain_problem(fs::path directory) {
             return "directory " + directory.string() + " is writable by " +
                    ((info.st_mode & S_IWOTH) ? "everyone" : "its group") + " (mode " +
                    octal_mode(info.st_mode) +
-                   "); anyone who can write it could swap the plugin. Fix with: " + "chmod go-w " +
+                   "); anyone who can write it could swap what strata loads from it. Fix with: chmod go-w " +
                    directory.string();
         if (directory == directory.root_path() || !directory.has_relative_path()) return std::nullopt;
         directory = directory.parent_path();
@@ -98,6 +98,16 @@ TrustedPlugin check_plugin_trust(const fs::path& given) {
     if (absolute_given.parent_path() != out.real_path.parent_path())
         if (auto problem = directory_chain_problem(absolute_given.parent_path())) out.refusal = *problem;
     return out;
+}
+
+std::optional<std::string> check_directory_trust(const fs::path& directory) {
+    std::error_code error;
+    fs::path real = fs::canonical(directory, error);
+    if (error) return "cannot resolve " + directory.string() + ": " + error.message();
+    if (auto problem = directory_chain_problem(real)) return problem;
+    fs::path given = fs::absolute(directory, error).lexically_normal();
+    if (!error && given != real) return directory_chain_problem(given);
+    return std::nullopt;
 }
 
 }  // namespace strata

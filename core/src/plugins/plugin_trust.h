@@ -25,4 +25,12 @@ struct TrustedPlugin {
 // from renaming what lies below, but not as the plugin's own directory.
 TrustedPlugin check_plugin_trust(const std::filesystem::path& given);
 
+// The same rule for a directory whose contents strata will run, import or
+// load (a Python environment's site-packages, whose .pth files run at every
+// start; a library directory put first on the loader's path): it and every
+// directory above it owned by root or the user running strata and writable
+// by no one else (a root-owned sticky directory is accepted above it).
+// nullopt when trusted, else why not.
+std::optional<std::string> check_directory_trust(const std::filesystem::path& directory);
+
 }  // namespace strata
