@@ -25,6 +25,7 @@
 #include "doctor/plugin_tasks.h"
 #include "levels.h"
 #include "model/usage_error.h"
+#include "plugins/plugin_trust.h"
 #include "report/atomic_file.h"
 #include "report/writers.h"
 #include "results_merge.h"
@@ -91,7 +92,8 @@ struct Build {
     std::set<std::string> plugins;  // plugins whose files came from the directory
 };
 
-Build probe_build(const RunOptions& run, const std::string& spec) {
+// NAME=LIBDIR, the directory checked before any worker loads from it.
+Build parse_build(const std::string& spec) {
     size_t equals = spec.find('=');
     if (equals == std::string::npos || equals == 0 || equals + 1 == spec.size())
         throw UsageError("--side-by-side takes NAME=LIBDIR, not '" + spec + "'");
@@ -100,9 +102,17 @@ Build probe_build(const RunOptions& run, const std::string& spec) {
     std::error_code ec;
     build.directory = fs::canonical(spec.substr(equals + 1), ec);
     if (ec) throw UsageError("build " + build.name + ": '" + spec.substr(equals + 1) + "': " + ec.message());
+    // Its libraries load first in workers that run as strata, often root.
+    if (auto refusal = check_library_directory_trust(build.directory))
+        throw UsageError("build " + build.name + ": not loaded: " + *refusal);
     const char* existing = std::getenv("LD_LIBRARY_PATH");
     build.environment.push_back("LD_LIBRARY_PATH=" + build.directory.string() +
                                 (existing && *existing ? ":" + std::string(existing) : ""));
+    return build;
+}
+
+// Which files the build's workers really load, and which are its own.
+void probe_build(const RunOptions& run, Build& build) {
     std::string prefix = build.directory.string() + "/";
     for (const PluginCandidate& candidate : discover_plugins(run.plugins, run.executable)) {
         if (candidate.refusal) continue;
@@ -139,7 +149,6 @@ Build probe_build(const RunOptions& run, const std::string& spec) {
         throw UsageError("build " + build.name + ": nothing was loaded from " + build.directory.string() +
                          " (the loader took: " + (got.empty() ? "no CUDA library" : got) + ")");
     }
-    return build;
 }
 
 int side_by_side(const RunOptions& run, const BenchOptions& options, const std::regex& filter) {
@@ -147,11 +156,13 @@ int side_by_side(const RunOptions& run, const BenchOptions& options, const std::
         throw UsageError("--side-by-side needs at least two NAME=LIBDIR builds");
     std::vector<Build> builds;
     std::set<std::string> names;
+    // Every build is checked before any worker loads from one.
     for (const std::string& spec : options.side_by_side) {
-        builds.push_back(probe_build(run, spec));
+        builds.push_back(parse_build(spec));
         if (!names.insert(builds.back().name).second)
             throw UsageError("build name '" + builds.back().name + "' is used twice");
     }
+    for (Build& build : builds) probe_build(run, build);
     for (size_t i = 0; i < builds.size(); ++i)
         for (size_t j = i + 1; j < builds.size(); ++j)
             if (builds[i].loaded == builds[j].loaded)

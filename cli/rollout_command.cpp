@@ -23,6 +23,7 @@
 #include "diagnosis/rules.h"
 #include "frameworks/python_metadata.h"
 #include "model/usage_error.h"
+#include "plugins/plugin_trust.h"
 #include "probes/run_program.h"
 #include "record.h"
 #include "report/writers.h"
@@ -111,6 +112,9 @@ int compat_rollout(const RolloutOptions& options, const std::string& executable)
         throw UsageError("--compat-driver '" + options.compat_driver +
                          "': no libcuda.so.1 there (a cuda-compat package installs it, e.g. in "
                          "/usr/local/cuda/compat)");
+    // Its driver loads first in workers that run as strata, often root.
+    if (auto refusal = check_library_directory_trust(directory))
+        throw UsageError("--compat-driver '" + options.compat_driver + "': not loaded: " + *refusal);
     RunOptions run = make_run_options(options.plugins, executable);
     Report environment = run_environment(run, ProbeContext::live());
     std::string compat_version = compat_driver_version(directory);

@@ -399,6 +399,24 @@ try:
                 print(f"ok   {' '.join(argv[:2])} {'VIRTUAL_ENV' if env else ''}: another user's venv is read, not run")
     else:
         print("skip another user's venv: needs root to act as another user")
+
+    # A library directory anyone may write, put first on the loader path of
+    # workers that run as root (issue #37): refused before anything loads.
+    toolkit_lib = pathlib.Path("/usr/local/cuda/lib64")
+    if (toolkit_lib / "libnccl.so.2").exists() and (toolkit_lib / "stubs" / "libcuda.so").exists():
+        open_libs = scratch / "open-libs"
+        open_libs.mkdir()
+        os.chmod(open_libs, 0o777)
+        os.symlink(toolkit_lib / "libnccl.so.2", open_libs / "libnccl.so.2")
+        os.symlink(toolkit_lib / "stubs" / "libcuda.so", open_libs / "libcuda.so.1")
+        refused = lambda out, err: None if "not loaded: directory" in err and "writable by everyone" in err \
+            else "not refused for its directory: " + err[:300]
+        run("bench --side-by-side refuses a library directory anyone may write",
+            ["bench", "--side-by-side", f"toolkit={toolkit_lib}", f"open={open_libs}"], 2, 10, 300, check=refused)
+        run("rollout --compat-driver refuses a directory anyone may write",
+            ["rollout", "--compat-driver", str(open_libs)], 2, 10, 300, check=refused)
+    else:
+        print("skip open library directories: no toolkit libraries in /usr/local/cuda/lib64")
 finally:
     for path in scratch.rglob("*"):
         try:

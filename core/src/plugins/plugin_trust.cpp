@@ -110,4 +110,17 @@ std::optional<std::string> check_directory_trust(const fs::path& directory) {
     return std::nullopt;
 }
 
+std::optional<std::string> check_library_directory_trust(const fs::path& directory) {
+    if (auto problem = check_directory_trust(directory)) return problem;
+    std::error_code error;
+    for (const auto& entry : fs::directory_iterator(directory, error)) {
+        std::string name = entry.path().filename().string();
+        if (name.find(".so") == std::string::npos) continue;
+        TrustedPlugin library = check_plugin_trust(entry.path());
+        if (library.refusal) return entry.path().string() + ": " + *library.refusal;
+    }
+    if (error) return "cannot list " + directory.string() + ": " + error.message();
+    return std::nullopt;
+}
+
 }  // namespace strata

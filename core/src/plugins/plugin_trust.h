@@ -33,4 +33,10 @@ TrustedPlugin check_plugin_trust(const std::filesystem::path& given);
 // nullopt when trusted, else why not.
 std::optional<std::string> check_directory_trust(const std::filesystem::path& directory);
 
+// A directory of libraries strata will put first on its workers' loader
+// path (bench --side-by-side, rollout --compat-driver): the directory as
+// above, and every shared library in it (a file or a link: what it resolves
+// to) as a plugin file. nullopt when trusted, else why not.
+std::optional<std::string> check_library_directory_trust(const std::filesystem::path& directory);
+
 }  // namespace strata
