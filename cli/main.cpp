@@ -64,23 +64,6 @@ int main(int argc, char** argv) {
         {"rollout", cli::register_rollout(app, executable)},
         {"fleet", cli::register_fleet(app)},
     };
-    try {
-        app.parse(argc, argv);
-    } catch (const CLI::CallForHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::CallForAllHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::CallForVersion&) {
-        std::cout << cli::version_text();
-        return 0;
-    } catch (const CLI::ParseError& e) {
-        std::string message = e.what();
-        if (dynamic_cast<const CLI::ExtrasError*>(&e) && argc > 1 && argv[1][0] != '-' &&
-            !commands.count(argv[1]))
-            message = std::string("unknown command '") + argv[1] + "'";
-        std::cerr << "strata: error: " << message << " (see strata --help)\n";
-        return 2;
-    }
     // The answer is only given if it reached standard output: a full disk
     // (`> /dev/full`) or a closed stdout is strata failing to complete, not
     // a silent 0.
@@ -90,6 +73,23 @@ int main(int argc, char** argv) {
         std::cerr << "strata: error: cannot write to standard output: " << std::strerror(errno) << '\n';
         return 3;
     };
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return delivered(app.exit(e));
+    } catch (const CLI::CallForAllHelp& e) {
+        return delivered(app.exit(e));
+    } catch (const CLI::CallForVersion&) {
+        std::cout << cli::version_text();
+        return delivered(0);
+    } catch (const CLI::ParseError& e) {
+        std::string message = e.what();
+        if (dynamic_cast<const CLI::ExtrasError*>(&e) && argc > 1 && argv[1][0] != '-' &&
+            !commands.count(argv[1]))
+            message = std::string("unknown command '") + argv[1] + "'";
+        std::cerr << "strata: error: " << message << " (see strata --help)\n";
+        return 2;
+    }
     bool is_worker = app.got_subcommand("worker");
     if (!is_worker) {
         // A worker's output is the plugin's, read by strata; everything else

@@ -111,13 +111,13 @@ TEST_CASE("plugins prints the load report and exits 1 when a plugin did not load
 }
 
 TEST_CASE("an answer that cannot be written is strata failing, not a silent 0") {
-    for (const char* redirect : {" > /dev/full", " >&-"}) {
-        auto result =
-            run_process({"/bin/sh", "-c",
-                         strata_binary() + " explain --no-probe 'CUDA error 999'" + std::string(redirect)});
-        INFO(redirect);
-        CHECK(result.exit_code == 3);
-        CHECK(line_count(result.err) == 1);
-        CHECK(result.err.rfind("strata: error: cannot write to standard output: ", 0) == 0);
-    }
+    // --version and --help too (issue #37: `--version > /dev/full` exited 0).
+    for (const char* command : {" explain --no-probe 'CUDA error 999'", " --version", " --help"})
+        for (const char* redirect : {" > /dev/full", " >&-"}) {
+            auto result = run_process({"/bin/sh", "-c", strata_binary() + command + std::string(redirect)});
+            INFO(command << redirect);
+            CHECK(result.exit_code == 3);
+            CHECK(line_count(result.err) == 1);
+            CHECK(result.err.rfind("strata: error: cannot write to standard output: ", 0) == 0);
+        }
 }
