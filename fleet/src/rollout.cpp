@@ -218,6 +218,17 @@ std::string settle(const Judged& judged, double threshold, size_t units, const c
 void apply_interval(BenchmarkJudgement& out, const bench::ShiftInterval& interval, double threshold,
                     const char* unit_name) {
     Judged judged = judge(interval.estimate, interval.low, interval.high, out.bigger_is_better, threshold);
+    // A value of 0 (its logarithm is -inf), or values too far apart for
+    // their ratio to be a number: no ratio to judge, and never "within the
+    // threshold" (it printed "+inf%" and passed).
+    for (double v : {judged.performance, judged.performance_low, judged.performance_high})
+        if (!std::isfinite(v) || v <= 0) {
+            out.decision = Decision::inconclusive;
+            out.reason =
+                "no ratio of CAND to BASE can be formed (a value of 0, or values too far apart to "
+                "divide): compare the raw values";
+            return;
+        }
     out.ratio = std::exp(interval.estimate);
     out.low = std::exp(interval.low);
     out.high = std::exp(interval.high);

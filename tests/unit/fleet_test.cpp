@@ -11,6 +11,7 @@
 #include "hostlist.h"
 #include "model/usage_error.h"
 #include "record.h"
+#include "rollout.h"
 
 using namespace strata;
 using namespace strata::fleet;
@@ -170,4 +171,22 @@ TEST_CASE("an unreadable record is set aside for the fleet, and refused whole fo
         CHECK(std::string(error.what()).find("b.json") != std::string::npos);
     }
     fs::remove_all(dir);
+}
+
+TEST_CASE("a rollout never calls a ratio it cannot form within the threshold") {
+    // Issue #37: a time of 0 (or times 600 orders of magnitude apart) made
+    // the ratio infinite: "+inf%", within the threshold, go.
+    auto side = [](double ns) {
+        NodeRecord record = node("n1", ns);
+        record.results.series[0].samples.assign(10, ns);
+        return std::vector<NodeRecord>{record};
+    };
+    RolloutOptions options;
+    for (auto [base, candidate] : {std::pair{100.0, 0.0}, {1e300, 1e-300}, {0.0, 100.0}}) {
+        RolloutResult result = decide_rollout(side(base), side(candidate), options);
+        REQUIRE(result.benchmarks.size() == 1);
+        INFO(base << " -> " << candidate << ": " << result.benchmarks[0].reason);
+        CHECK(result.benchmarks[0].decision != Decision::go);
+        CHECK(performance_text(result.benchmarks[0]).find("inf") == std::string::npos);
+    }
 }
