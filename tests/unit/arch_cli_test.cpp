@@ -28,6 +28,37 @@ TEST_CASE("strata arch: files and trees, verdicts, JSON, and bad input") {
         CHECK(result.out.find("1 non-binary file(s) skipped") != std::string::npos);
         std::filesystem::remove_all(tree);
     }
+    SECTION("a named file that is not a binary, or whose fat binaries are corrupt, is no silent 0") {
+        // Issue #37: each said "0 file(s) with device code" and exited 0 with --sm.
+        std::string text = strata::test::scratch_path("arch-text.txt");
+        std::ofstream(text) << "not a binary\n";
+        auto named = run_process({strata_binary(), "arch", "--sm", "90", text});
+        CHECK(named.exit_code == 2);
+        CHECK(named.out.find(text + ": error: not an ELF file, static archive, cubin or fat binary") !=
+              std::string::npos);
+        // Every container of the library corrupt: unreadable, not "no device code".
+        std::ifstream in(dir + "/libtwo_units.so", std::ios::binary);
+        std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const std::string magic("\x50\xed\x55\xba", 4);
+        std::string all_bad = bytes, one_bad = bytes;
+        size_t first = bytes.find(magic);
+        REQUIRE(first != std::string::npos);
+        one_bad[first + 4] = 7;  // container version 7
+        for (size_t at = all_bad.find(magic); at != std::string::npos; at = all_bad.find(magic, at + 4))
+            all_bad[at + 4] = 7;
+        std::string all_path = strata::test::scratch_path("arch-all-bad.so"),
+                    one_path = strata::test::scratch_path("arch-one-bad.so");
+        std::ofstream(all_path, std::ios::binary) << all_bad;
+        std::ofstream(one_path, std::ios::binary) << one_bad;
+        auto all = run_process({strata_binary(), "arch", "--sm", "90", all_path});
+        CHECK(all.exit_code == 2);
+        CHECK(all.out.find(all_path + ": error: no fat binary of it can be read: .nv_fatbin: container at") !=
+              std::string::npos);
+        // One of them corrupt: listed with the warning; a verdict on the rest is incomplete.
+        CHECK(run_process({strata_binary(), "arch", one_path}).exit_code == 0);
+        CHECK(run_process({strata_binary(), "arch", "--sm", "90", one_path}).exit_code == 2);
+        for (const std::string& path : {text, all_path, one_path}) std::filesystem::remove(path);
+    }
     SECTION("a FIFO named as a binary is a one-line error, not a hang") {
         std::string fifo = strata::test::scratch_path("arch-fifo");
         std::filesystem::remove(fifo);

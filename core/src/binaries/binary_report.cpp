@@ -228,6 +228,9 @@ int arch_exit_code(const ScanResult& scan, const ArchOptions& options) {
     for (const ScannedFile& file : scan.files) {
         if (!file.error.empty()) return 2;
         if (!has_device_code(file)) continue;
+        // Some of its fat binaries could not be read: a verdict for a target
+        // would be about the rest only.
+        if (!options.targets.empty() && !file.listing.scan.warnings.empty()) return 2;
         for (const ArchTarget& target : options.targets)
             if (arch::decide_binary(file.listing, target_of(target, options)).verdict == arch::Verdict::none)
                 code = 1;

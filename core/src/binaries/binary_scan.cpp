@@ -30,20 +30,32 @@ ImageDetails details_of(const arch::FatbinImage& image) {
     return out;
 }
 
-void scan_file(const std::string& path, bool read_details, ScanResult& out) {
+// `named`: the user named this file; one found in a directory that is not a
+// binary is skipped, a named one is an error (a text file given to `arch
+// --sm` said "0 file(s) with device code" and exited 0).
+void scan_file(const std::string& path, bool read_details, bool named, ScanResult& out) {
     auto file = arch::MappedFile::open(path);
     if (!file) {
         out.files.push_back({path, {}, {}, file.error()});
         return;
     }
     if (arch::sniff_format(file->bytes()) == arch::BinaryFormat::not_binary) {
-        ++out.skipped;
+        if (named)
+            out.files.push_back({path, {}, {}, "not an ELF file, static archive, cubin or fat binary"});
+        else
+            ++out.skipped;
         return;
     }
     auto listing = arch::read_binary(file->bytes());
     ScannedFile scanned{path, {}, {}, ""};
     if (!listing) {
         scanned.error = listing.error();
+    } else if (listing->scan.images.empty() && !listing->scan.warnings.empty()) {
+        // Fat binaries that are all corrupt: not "a file without device code".
+        const auto& warnings = listing->scan.warnings;
+        scanned.error =
+            "no fat binary of it can be read: " + warnings.front() +
+            (warnings.size() > 1 ? " (and " + std::to_string(warnings.size() - 1) + " more)" : "");
     } else {
         scanned.listing = std::move(*listing);
         if (read_details)
@@ -94,14 +106,14 @@ ScanResult scan_paths(const std::vector<std::string>& paths, bool read_details) 
             continue;
         }
         if (!std::filesystem::is_directory(status)) {
-            scan_file(path, read_details, out);
+            scan_file(path, read_details, true, out);
             continue;
         }
         std::vector<std::string> found;
         std::vector<ScannedFile> unreadable;
         walk_directory(path, found, unreadable);
         std::sort(found.begin(), found.end());
-        for (const std::string& file : found) scan_file(file, read_details, out);
+        for (const std::string& file : found) scan_file(file, read_details, false, out);
         for (ScannedFile& file : unreadable) out.files.push_back(std::move(file));
     }
     return out;
