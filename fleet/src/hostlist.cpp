@@ -111,6 +111,12 @@ std::string compress_hostlist(std::vector<std::string> names) {
     std::set<std::string> plain;
     std::set<std::pair<std::string, size_t>> padded_widths;  // "n007": ("n", 3)
     for (const std::string& name : names) {
+        // A name (from a record: untrusted) that holds hostlist syntax would
+        // read as several nodes, "n[1-128]" as 128: it is shown quoted, alone.
+        if (name.find_first_of("[],") != std::string::npos) {
+            plain.insert("\"" + name + "\"");
+            continue;
+        }
         size_t start = name.size();
         while (start > 0 && name[start - 1] >= '0' && name[start - 1] <= '9') --start;
         size_t length = name.size() - start;

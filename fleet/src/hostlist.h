@@ -20,7 +20,9 @@ inline constexpr size_t kMaxHostlistNames = 1'000'000;
 std::vector<std::string> expand_hostlist(std::string_view list, size_t limit = kMaxHostlistNames);
 
 // The shortest hostlist of these names, sorted: names that differ only in a
-// trailing number of the same width share brackets ("n[1-3,5],login").
+// trailing number of the same width share brackets ("n[1-3,5],login"). A
+// name holding '[', ']' or ',' (records name their node: untrusted) is shown
+// quoted and alone, so it cannot read as several nodes.
 std::string compress_hostlist(std::vector<std::string> names);
 
 }  // namespace strata::fleet

@@ -58,6 +58,12 @@ TEST_CASE("malformed and oversized hostlists are refused with a reason") {
     CHECK_THROWS_WITH(expand_hostlist("n[99999999999999999999]"), Catch::Contains("numbers"));
 }
 
+TEST_CASE("a node name that holds hostlist syntax is shown as one quoted name") {
+    // Issue #37: a record naming itself "n[1-128]" or "a,b" read as many nodes.
+    CHECK(compress_hostlist({"n[1-128]"}) == "\"n[1-128]\"");
+    CHECK(compress_hostlist({"a,b", "n1", "n2"}) == "\"a,b\",n[1-2]");
+}
+
 TEST_CASE("hostlists compress to Slurm's form") {
     CHECK(compress_hostlist({"n3", "n1", "n2", "n5"}) == "n[1-3,5]");
     CHECK(compress_hostlist({"n014", "n203"}) == "n[014,203]");
