@@ -456,6 +456,32 @@ TEST_CASE("strata frameworks: the framework's CUDA build against the driver") {
     }
 }
 
+TEST_CASE("strata frameworks: files that cannot be read fail the install, never pass it") {
+    // Issue #37: a truncated libtorch_cuda.so was skipped and the install
+    // passed; an unreadable torch/version.py made "a CPU-only build". Exit 0.
+    SECTION("a truncated CUDA library") {
+        fs::path site = torch_site("fw-truncated", "sm80_sm90.so", "12.8");
+        fs::resize_file(site / "torch/lib/libtorch_cuda.so", 3000);
+        Run run = frameworks_json({"--site-packages", site.string(), "--sm", "9.0", "--driver", "580.65.06"});
+        CHECK(run.exit_code == 1);
+        const Json& files = check(run.report, "framework.files.torch");
+        CHECK(files["status"] == "fail");
+        CHECK(contains(files["summary"], "1 of its files cannot be read"));
+        CHECK(contains(files["summary"], "libtorch_cuda.so"));
+        CHECK(contains(files["remedy"], "pip install --force-reinstall --no-deps torch==2.7.0+cu128"));
+    }
+    SECTION("a torch/version.py that cannot be read is no CPU-only build") {
+        fs::path site = torch_site("fw-unreadable-version", "sm80_sm90.so", "12.8");
+        fs::remove(site / "torch/version.py");
+        fs::create_directory(site / "torch/version.py");  // unreadable as a file, even to root
+        Run run = frameworks_json({"--site-packages", site.string(), "--sm", "9.0", "--driver", "580.65.06"});
+        CHECK(run.exit_code == 1);
+        CHECK(check(run.report, "framework.files.torch")["status"] == "fail");
+        CHECK_FALSE(contains(check(run.report, "framework.found")["summary"], "CPU-only"));
+        CHECK(contains(check(run.report, "framework.found")["summary"], "torch/version.py cannot be read"));
+    }
+}
+
 TEST_CASE("strata frameworks: which cuDNN the loader gives the framework") {
     fs::path site = torch_site("fw-libs", "sm80_sm90.so", "12.8");
     std::string wheel_copy = fs::canonical(site / "nvidia/cudnn/lib/libcudnn.so.9").string();

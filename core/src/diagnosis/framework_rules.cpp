@@ -484,11 +484,29 @@ void check_library_code(const FrameworkInstall& install, const FrameworkTargets&
     report.add_check(std::move(check));
 }
 
+// Files of the install strata could not read (a truncated libtorch_cuda.so,
+// an unreadable torch/version.py): what it found says nothing of them, so
+// the install is not judged sound on the rest.
+void check_readable(const FrameworkInstall& install, Report& report) {
+    if (install.problems.empty()) return;
+    Check check = framework_check(
+        "framework.files." + install.id, Status::fail,
+        label(install) + ": " + std::to_string(install.problems.size()) +
+            " of its files cannot be read (a damaged or partial install): " + install.problems.front());
+    check.evidence = join(install.problems, "\n");
+    check.remedy = "reinstall " + install.name + " into " + where(install) +
+                   " (pip install --force-reinstall --no-deps " + install.distribution +
+                   "==" + install.version + ")";
+    report.add_check(std::move(check));
+}
+
 void rule_frameworks(const std::vector<PythonEnvironment>& environments,
                      const std::vector<FrameworkInstall>& installs, const FrameworkTargets& targets,
                      Report& report) {
     check_found(environments, installs, report);
     for (const FrameworkInstall& install : installs) {
+        check_readable(install, report);
+        if (!install.problems.empty() && !install.cuda_build) continue;  // its build is unknown
         if (!install.cuda_build) {
             // A CPU-only build matters only where there is a GPU it will not use.
             Status status = targets.gpus.empty() ? Status::skip : Status::warn;

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "frameworks/python_metadata.h"
+#include "probes/probe_context.h"
 #include "strata/arch/tables.h"
 
 namespace strata {
@@ -51,7 +52,14 @@ bool pinned_exactly(const std::vector<const Distribution*>& dists, const std::re
 
 void read_torch_build(FrameworkInstall& install, const std::vector<const Distribution*>& dists) {
     std::string file = file_ending(dists, "/torch/version.py");
-    std::string text = file.empty() ? "" : read_text(file);
+    std::optional<std::string> read = file.empty() ? std::optional<std::string>("") : read_file(file);
+    if (!read) {
+        // Not "a CPU-only build": what it was built for is unknown.
+        install.problems.push_back(file + ": cannot be read");
+        install.build_kind = "a build whose torch/version.py cannot be read";
+        return;
+    }
+    const std::string& text = *read;
     if (auto hip = python_string_value(text, "hip")) {
         install.build_kind = "a ROCm build (HIP " + *hip + ")";
     } else if (auto cuda = python_string_value(text, "cuda")) {
