@@ -111,12 +111,22 @@ try:
                    STRATA_RECORDS_DIR=records, PATH=f"{bindir}:{os.environ['PATH']}", LD_LIBRARY_PATH=FAKE_DIR,
                    STRATA_FAKE_CUDA="name=NVIDIA H200")
         command = container["command"] + container["args"]
-        result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=600)
+        cwd = None
+        if kind == "DaemonSet":
+            # Its arguments are word-split, never globbed: a file in the working
+            # directory that matches "runtime.*" must not replace the pattern.
+            env["STRATA_HEALTH_ARGS"] = "--ignore-check runtime.*"
+            cwd = f"{work}/{kind}/cwd"
+            os.makedirs(cwd)
+            open(f"{cwd}/runtime.planted", "w").close()
+        result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=600, cwd=cwd)
         check(result.returncode == 0, f"{kind}'s script: exit {result.returncode}\n{result.stdout}{result.stderr}")
         if kind == "DaemonSet":
             prom = f"{textfile}/strata-health.prom"
             check(os.path.exists(prom), f"the health check wrote {prom}")
             check("strata-health: doctor exited 1 on gpu001" in result.stdout, f"pod log: {result.stdout[-500:]}")
+            ignored = [line for line in result.stdout.splitlines() if "(ignored)" in line and "[runtime." in line]
+            check(ignored, f"--ignore-check runtime.* reached strata unglobbed: {result.stdout[-800:]}")
             if os.path.exists(prom) and shutil.which("promtool"):
                 checked = subprocess.run(["promtool", "check", "metrics"], stdin=open(prom), capture_output=True,
                                          text=True)
