@@ -2,6 +2,7 @@
 
 #include "model/report.h"
 #include "probes/probes.h"
+#include "report/writers.h"
 
 using namespace strata;
 
@@ -56,4 +57,21 @@ TEST_CASE("a fact with the same key replaces the earlier one") {
     REQUIRE(report.facts().size() == 1);
     CHECK(report.find_fact("host.x")->value == 2);
     CHECK(report.find_fact("host.x")->source == "second");
+}
+
+TEST_CASE("JUnit stays well-formed XML whatever text a check carries") {
+    // Issue #37: a U+FFFE in a package's version made the JUnit file invalid
+    // XML, and CI dropped the whole report. Bytes that are not UTF-8 too.
+    Report report;
+    report.add_check(make_check(
+        "framework.found", Layer::framework, Status::fail,
+        "torch 2.7.0\xEF\xBF\xBE, cuDNN \xFF\xFE 9 <b>&\"'\x01 \xED\xA0\x80 \xF0\x9F\x9A\x80", "", ""));
+    std::string xml = render_junit(report, RunInfo{"doctor", "2026-12-07T00:00:00Z", {}});
+    CHECK(xml.find("\xEF\xBF\xBE") == std::string::npos);  // U+FFFE
+    CHECK(xml.find('\xFF') == std::string::npos);
+    CHECK(xml.find("\xED\xA0\x80") == std::string::npos);  // an encoded surrogate
+    CHECK(xml.find('\x01') == std::string::npos);
+    CHECK(xml.find("torch 2.7.0\xEF\xBF\xBD, cuDNN \xEF\xBF\xBD\xEF\xBF\xBD 9 "
+                   "&lt;b&gt;&amp;&quot;&apos;\xEF\xBF\xBD") != std::string::npos);
+    CHECK(xml.find("\xF0\x9F\x9A\x80") != std::string::npos);  // a real character beyond the BMP stays
 }
