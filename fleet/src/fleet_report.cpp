@@ -201,10 +201,22 @@ DrainPlan drain_commands(const FleetResult& result) {
             out.refused.push_back(node);
             continue;
         }
-        std::string reason = "strata-fleet: " + result.node_reason.at(node);
+        // Slurm stores the reason and prints it on admins' terminals: no
+        // control character, C0, DEL or C1 (ESC [ 8 m hid what followed).
+        std::string reason;
+        const std::string& raw = result.node_reason.at(node);
+        for (size_t i = 0; i < raw.size(); ++i) {
+            auto c = static_cast<unsigned char>(raw[i]);
+            if (c == 0xC2 && i + 1 < raw.size() && static_cast<unsigned char>(raw[i + 1]) >= 0x80 &&
+                static_cast<unsigned char>(raw[i + 1]) <= 0x9F) {
+                reason += ' ';
+                ++i;
+            } else {
+                reason += c < 0x20 || c == 0x7F ? ' ' : static_cast<char>(c);
+            }
+        }
+        reason = "strata-fleet: " + reason;
         if (reason.size() > kMaxReasonLength) reason = reason.substr(0, kMaxReasonLength - 3) + "...";
-        for (char& c : reason)
-            if (c == '\n' || c == '\r' || c == '\t') c = ' ';
         out.commands.push_back({"scontrol", "update", "nodename=" + node, "state=drain", "reason=" + reason});
     }
     return out;

@@ -139,6 +139,20 @@ TEST_CASE("drain commands refuse node names that are not plain host names") {
           "scontrol update nodename=n1 state=drain 'reason=strata-fleet: driver.nvml fails'");
 }
 
+TEST_CASE("a drain reason carries no control sequence to an admin's terminal") {
+    // Issue #37: a record's check id reached scontrol with raw escapes.
+    FleetResult result;
+    result.attention = {"n1"};
+    result.node_reason = {{"n1",
+                           "health.xid\x1b[8m fails\x07\r\n\xc2\x9b"
+                           "2J done\x7f"}};
+    DrainPlan plan = drain_commands(result);
+    REQUIRE(plan.commands.size() == 1);
+    const std::string& reason = plan.commands[0].back();
+    CHECK(reason == "reason=strata-fleet: health.xid [8m fails    2J done ");
+    for (char c : reason) CHECK((static_cast<unsigned char>(c) >= 0x20 && c != 0x7f));
+}
+
 TEST_CASE("an unreadable record is set aside for the fleet, and refused whole for a rollout") {
     namespace fs = std::filesystem;
     fs::path dir = fs::temp_directory_path() / ("strata-records-" + std::to_string(::getpid()));
