@@ -60,8 +60,8 @@ void probe_kernel_module(const ProbeContext& context, Report& report) {
         if (auto node = driver_device_node(context)) {
             report.add_check(make_check(
                 "driver.kernel_module", Layer::driver, Status::warn,
-                "NVIDIA kernel module version unknown: " + std::string(path) + " is hidden here, but " + *node +
-                    " is present",
+                "NVIDIA kernel module version unknown: " + std::string(path) + " is hidden here, but " +
+                    *node + " is present",
                 std::string(path) + " does not exist; " + *node +
                     " does (a sandboxed runtime such as gVisor, or WSL, hides /proc/driver/nvidia)",
                 "run `strata doctor` on the host (or `nvidia-smi` here) for the module's version; "
