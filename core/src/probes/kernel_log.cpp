@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -94,9 +93,7 @@ bool read_kmsg(std::vector<std::string>& lines, std::string& problem) {
 // Whether a tool's output shows the kernel's log: a timestamped kernel record.
 bool holds_kernel_record(const std::vector<std::string>& lines) {
     for (const std::string& line : lines)
-        if (!line.empty() && (line[0] == '[' || std::isdigit(static_cast<unsigned char>(line[0]))) &&
-            kernel_record_text(line))
-            return true;
+        if (!kernel_record_time(line).empty() && kernel_record_text(line)) return true;
     return false;
 }
 
@@ -174,24 +171,6 @@ KernelLog read_kernel_log(const ProbeContext& context, const std::string& file) 
 
 namespace {
 
-// "[ 1234.567890]" (dmesg, /dev/kmsg), "2026-12-03T10:11:12+0000" (journalctl
-// -o short-iso) or "Dec 03 10:11:12" (journalctl, syslog); "" otherwise.
-std::string line_time(const std::string& line) {
-    size_t start = line.find_first_not_of(' ');
-    if (start == std::string::npos) return "";
-    if (line[start] == '[') {
-        size_t close = line.find(']', start);
-        return close != std::string::npos && close - start < 40 ? line.substr(start, close - start + 1) : "";
-    }
-    if (line.size() >= 19 && std::isdigit(static_cast<unsigned char>(line[0])) && line[4] == '-' &&
-        line[10] == 'T')
-        return line.substr(0, line.find(' '));
-    if (line.size() >= 15 && std::isupper(static_cast<unsigned char>(line[0])) && line[3] == ' ' &&
-        line[9] == ':' && line[12] == ':')
-        return line.substr(0, 15);
-    return "";
-}
-
 // Newer drivers report a GPU that fell off the bus over several lines and
 // without an Xid: "NVRM: The NVIDIA GPU 0000:b3:00.0 / (PCI ID: 10de:26b5)
 // installed in this system has / fallen off the bus and is not responding",
@@ -227,7 +206,7 @@ std::vector<LoggedXid> find_xid_events(const KernelLog& log) {
         std::optional<XidEvent> event = parse_driver_xid(*text);
         if (!event) event = fallen_off_without_xid(log.lines, i, *text);
         if (!event) continue;
-        out.push_back({*event, line_time(line), line.substr(0, 400)});
+        out.push_back({*event, std::string(kernel_record_time(line)), line.substr(0, 400)});
     }
     return out;
 }

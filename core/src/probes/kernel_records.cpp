@@ -58,6 +58,19 @@ size_t pci_address_length(std::string_view text) {
 
 }  // namespace
 
+std::string_view kernel_record_time(std::string_view line) {
+    size_t start = line.find_first_not_of(' ');
+    if (start == std::string_view::npos) return {};
+    if (line[start] == '[') {
+        size_t close = line.find(']', start);
+        return close != std::string_view::npos && close - start < 40 ? line.substr(start, close - start + 1)
+                                                                     : std::string_view{};
+    }
+    if (iso_time_at_start(line)) return line.substr(0, line.find(' '));
+    if (syslog_time_at_start(line)) return line.substr(0, 15);
+    return {};
+}
+
 std::optional<std::string_view> kernel_record_text(std::string_view line) {
     std::string_view rest = line;
     if (iso_time_at_start(rest) || syslog_time_at_start(rest)) {

@@ -23,6 +23,11 @@ namespace strata {
 // record's own argument may have started.
 std::optional<std::string_view> kernel_record_text(std::string_view line);
 
+// The time a kernel log line carries, as written: "[ 1234.567890]" (dmesg,
+// /dev/kmsg), "2026-12-03T10:11:12+0000" (journalctl -o short-iso) or
+// "Dec 03 10:11:12" (journalctl, syslog); "" otherwise.
+std::string_view kernel_record_time(std::string_view line);
+
 // "NVRM: Xid (PCI:0000:3b:00): 79, pid=..., ..." at the very start of a
 // record's text, with a well-formed PCI address and a number of at most
 // four digits ended by ',' or the end; nullopt for anything else.
