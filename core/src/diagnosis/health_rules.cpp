@@ -384,17 +384,20 @@ void judge_stragglers(Report& report, const std::vector<Gpu>& present) {
 // NVML is where every GPU's health is read (ECC, throttling, links). Where it
 // could not start, those checks have nothing to judge: that is not a pass.
 void judge_nvml_readable(Report& report) {
-    std::string why;
-    if (auto error = fact_string(report, "driver.nvml.load_error"))
+    std::string why, fact;
+    if (auto error = fact_string(report, "driver.nvml.load_error")) {
         why = "NVML could not be loaded: " + *error;
-    else if (auto result = fact_int(report, "driver.nvml.init_result"); result && *result != 0)
+        fact = "driver.nvml.load_error";
+    } else if (auto result = fact_int(report, "driver.nvml.init_result"); result && *result != 0) {
         why = "nvmlInit failed: " +
               fact_string(report, "driver.nvml.init_error").value_or(std::to_string(*result));
+        fact = "driver.nvml.init_result";
+    }
     if (why.empty()) return;
     report.add_check(make_check("health.nvml", Layer::device, Status::skip,
                                 "GPU health not read (ECC, throttling, PCIe and NVLink): " + why, "",
                                 "see driver.nvml_init; until NVML answers, this node's GPU health is unknown",
-                                {"driver.nvml.init_result"}));
+                                {fact}));
 }
 
 }  // namespace
