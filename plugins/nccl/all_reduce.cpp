@@ -1,6 +1,6 @@
 #include "all_reduce.h"
 
-#include <cmath>
+#include "output_samples.h"
 
 namespace strata::nccl {
 
@@ -91,8 +91,7 @@ AllReduce::Check AllReduce::verify(size_t count) {
         }
         for (size_t i = 0; i < count && i < got.size(); ++i) {
             double want = base[i] * factor;
-            double error = std::fabs(got[i] - want) / std::fmax(1.0, std::fabs(want));
-            if (std::isnan(error)) error = INFINITY;
+            double error = plugin::relative_error(got[i], want);
             if (error > out.error || (d == 0 && i == 0)) out = {error, d, i, got[i], want, {}};
         }
     }
