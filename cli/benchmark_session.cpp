@@ -85,10 +85,8 @@ std::vector<int> devices_for(const std::string& device, const Json& environment)
         return {static_cast<int>(value)};
     }
     long long count = 0;
-    if (auto found = environment.find("device.count"); found != environment.end() && found->is_object() &&
-                                                       found->contains("value") &&
-                                                       (*found)["value"].is_number_integer())
-        count = std::clamp<long long>((*found)["value"].get<long long>(), 0, 4096);
+    if (const Json& found = environment_value(environment, "device.count"); found.is_number_integer())
+        count = std::clamp<long long>(found.get<long long>(), 0, 4096);
     std::vector<int> out;
     for (long long i = 0; i < std::max<long long>(count, 1); ++i) out.push_back(static_cast<int>(i));
     return out;

@@ -3,17 +3,11 @@
 #include <map>
 #include <set>
 
+#include "report/writers.h"
+
 namespace strata::fleet {
 
 namespace {
-
-// The value of a fact, or null.
-const Json& fact(const Json& facts, const std::string& key) {
-    static const Json none;
-    auto it = facts.find(key);
-    if (it == facts.end() || !it->is_object() || !it->contains("value")) return none;
-    return (*it)["value"];
-}
 
 std::string text(const Json& value) {
     if (value.is_null()) return "";
@@ -32,25 +26,25 @@ Json summarize_environment(const Json& facts, const Json& clock_policy) {
     Json out = Json::object();
     if (!facts.is_object()) return out;
     Json host = Json::object();
-    put(host, "name", fact(facts, "host.name"));
-    put(host, "os", fact(facts, "host.os.name"));
-    put(host, "kernel", fact(facts, "host.kernel.release"));
-    put(host, "arch", fact(facts, "host.arch"));
-    put(host, "cpu", fact(facts, "host.cpu.model"));
+    put(host, "name", environment_value(facts, "host.name"));
+    put(host, "os", environment_value(facts, "host.os.name"));
+    put(host, "kernel", environment_value(facts, "host.kernel.release"));
+    put(host, "arch", environment_value(facts, "host.arch"));
+    put(host, "cpu", environment_value(facts, "host.cpu.model"));
     out["host"] = host;
     Json strata = Json::object();
-    put(strata, "version", fact(facts, "strata.version"));
-    put(strata, "git_revision", fact(facts, "strata.git_revision"));
-    put(strata, "build_type", fact(facts, "strata.build_type"));
+    put(strata, "version", environment_value(facts, "strata.version"));
+    put(strata, "git_revision", environment_value(facts, "strata.git_revision"));
+    put(strata, "build_type", environment_value(facts, "strata.build_type"));
     out["strata"] = strata;
     Json driver = Json::object();
-    put(driver, "kernel_module", fact(facts, "driver.kernel_module.version"));
-    put(driver, "nvml", fact(facts, "driver.nvml.driver_version"));
-    put(driver, "cuda", fact(facts, "driver.cuda.version_text"));
-    put(driver, "libcuda", fact(facts, "driver.libcuda.loaded_path"));
-    put(driver, "forward_compat", fact(facts, "driver.libcuda.forward_compat"));
+    put(driver, "kernel_module", environment_value(facts, "driver.kernel_module.version"));
+    put(driver, "nvml", environment_value(facts, "driver.nvml.driver_version"));
+    put(driver, "cuda", environment_value(facts, "driver.cuda.version_text"));
+    put(driver, "libcuda", environment_value(facts, "driver.libcuda.loaded_path"));
+    put(driver, "forward_compat", environment_value(facts, "driver.libcuda.forward_compat"));
     out["driver"] = driver;
-    put(out, "cuda_runtime", fact(facts, "runtime.cudart.version_text"));
+    put(out, "cuda_runtime", environment_value(facts, "runtime.cudart.version_text"));
     Json libraries = Json::object();
     Json frameworks = Json::object();
     std::map<int, Json> gpus;
@@ -61,7 +55,7 @@ Json summarize_environment(const Json& facts, const Json& clock_policy) {
                                                      "ecc",          "max_sm_clock_mhz",
                                                      "clock_limits"};
     for (const auto& [key, entry] : facts.items()) {
-        const Json& value = fact(facts, key);
+        const Json& value = environment_value(facts, key);
         if (value.is_null()) continue;
         // library.<name>.version_text
         if (key.rfind("library.", 0) == 0 && key.size() > 21 &&
@@ -71,8 +65,8 @@ Json summarize_environment(const Json& facts, const Json& clock_policy) {
         if (key.rfind("framework.", 0) == 0 && key.size() > 18 &&
             key.compare(key.size() - 8, 8, ".version") == 0) {
             std::string id = key.substr(10, key.size() - 10 - 8);
-            std::string name = text(fact(facts, "framework." + id + ".name"));
-            std::string environment = text(fact(facts, "framework." + id + ".environment"));
+            std::string name = text(environment_value(facts, "framework." + id + ".name"));
+            std::string environment = text(environment_value(facts, "framework." + id + ".environment"));
             frameworks[(name.empty() ? id : name) + (environment.empty() ? "" : " (" + environment + ")")] =
                 value;
         }

@@ -2,6 +2,7 @@
 
 #include "environment_summary.h"
 #include "record.h"
+#include "report/writers.h"
 
 namespace strata::fleet {
 
@@ -32,10 +33,8 @@ std::string node_name(const Json& facts, const Json& scheduler) {
         if (scheduler.contains(kind) && scheduler[kind].contains("node") &&
             scheduler[kind]["node"].is_string())
             return scheduler[kind]["node"].get<std::string>();
-    auto host = facts.find("host.name");
-    if (host != facts.end() && host->is_object() && host->contains("value") && (*host)["value"].is_string())
-        return (*host)["value"].get<std::string>();
-    return "unknown";
+    const Json& host = environment_value(facts, "host.name");
+    return host.is_string() ? host.get<std::string>() : "unknown";
 }
 
 Json make_record(const RecordParts& parts) {

@@ -23,6 +23,13 @@ Json environment_to_json(const Report& report) {
     return environment;
 }
 
+const Json& environment_value(const Json& environment, const std::string& key) {
+    static const Json none;
+    auto it = environment.find(key);
+    if (it == environment.end() || !it->is_object() || !it->contains("value")) return none;
+    return (*it)["value"];
+}
+
 Json report_to_json(const Report& report, const RunInfo& run) {
     Json checks = Json::array();
     std::map<std::string, int> counts;

@@ -21,6 +21,9 @@ struct RunInfo {
 Json report_to_json(const Report& report, const RunInfo& run);
 // The environment record alone: every fact, keyed by its id.
 Json environment_to_json(const Report& report);
+// The value of fact `key` in such a record (one this run made, or one read
+// from a file: untrusted), or null where it is absent or malformed.
+const Json& environment_value(const Json& environment, const std::string& key);
 
 std::string render_text(const Report& report, bool color);
 // One layer's checks as render_text shows them ("" when it has none).
