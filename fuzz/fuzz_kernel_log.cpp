@@ -19,7 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (const strata::LoggedXid& found : strata::find_xid_events(log)) {
         // An event is only ever read from a line whose record text is the driver's.
         if (found.event.number < 0 || found.event.number > 9999) __builtin_trap();
-        auto record = strata::kernel_record_text(found.line);
+        auto record = strata::kernel_record_text(log.lines.at(found.line_index));
         if (!record || record->substr(0, 6) != "NVRM: ") __builtin_trap();
     }
     return 0;

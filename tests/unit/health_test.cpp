@@ -130,6 +130,14 @@ TEST_CASE("only the driver's own records count: text users write into the log ne
         REQUIRE(events.size() == 1);
         CHECK(events[0].event.number == 79);
     }
+    // However long the prefix (a long host name), the event names its line.
+    KernelLog log;
+    log.lines = {"[ 1.0] usb 1-1: new device",
+                 "Dec 03 10:11:12 " + std::string(420, 'h') + " kernel: NVRM: Xid (PCI:0000:3b:00): 48, DBE"};
+    auto events = find_xid_events(log);
+    REQUIRE(events.size() == 1);
+    CHECK(events[0].event.number == 48);
+    CHECK(events[0].line_index == 1);
 }
 
 TEST_CASE("a saved kernel log is read from its newest part; a missing one is bad usage") {

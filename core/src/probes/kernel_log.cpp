@@ -206,7 +206,7 @@ std::vector<LoggedXid> find_xid_events(const KernelLog& log) {
         std::optional<XidEvent> event = parse_driver_xid(*text);
         if (!event) event = fallen_off_without_xid(log.lines, i, *text);
         if (!event) continue;
-        out.push_back({*event, std::string(kernel_record_time(line)), line.substr(0, 400)});
+        out.push_back({*event, std::string(kernel_record_time(line)), i});
     }
     return out;
 }

@@ -27,8 +27,8 @@ KernelLog read_kernel_log(const ProbeContext& context, const std::string& file);
 
 struct LoggedXid {
     XidEvent event;
-    std::string time;  // as the log wrote it: "[ 1234.567890]", "2026-12-03T10:11:12+0000"; may be empty
-    std::string line;
+    std::string time;   // as the log wrote it: "[ 1234.567890]", "2026-12-03T10:11:12+0000"; may be empty
+    size_t line_index;  // in KernelLog::lines
 };
 
 // Every Xid line of the log, oldest first.
