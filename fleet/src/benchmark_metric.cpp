@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
+#include <string_view>
 
 namespace strata::fleet {
 
@@ -17,7 +19,13 @@ bool bigger_is_better(const std::string& metric) {
     std::string m;
     for (char c : metric) m += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     auto has = [&](const char* part) { return m.find(part) != std::string::npos; };
-    if (has("time") || has("latency") || has("error") || has("miss")) return false;
+    auto ends = [&](const char* suffix) {
+        std::string_view tail(suffix);
+        return m.size() >= tail.size() && m.compare(m.size() - tail.size(), tail.size(), tail) == 0;
+    };
+    if (has("time") || has("latency") || has("error") || has("miss") || ends("_ms") || ends("_us") ||
+        ends("_ns"))
+        return false;
     return has("per_second") || has("_per_s") || has("bw") || has("bandwidth") || has("flops") ||
            has("throughput") || has("ops") || (m.size() >= 4 && m.compare(m.size() - 4, 4, "/sec") == 0);
 }
@@ -54,6 +62,34 @@ std::vector<double> metric_values(const bench::BenchmarkSeries& series, const st
         std::remove_if(values.begin(), values.end(), [](double v) { return !(v > 0) || !std::isfinite(v); }),
         values.end());
     return values;
+}
+
+std::string quoted_value(const std::string& metric, double value) {
+    char text[48];
+    auto ends = [&](std::string_view suffix) {
+        return metric.size() >= suffix.size() &&
+               metric.compare(metric.size() - suffix.size(), suffix.size(), suffix) == 0;
+    };
+    if (ends("bytes_per_second") || metric == "busbw")
+        std::snprintf(text, sizeof text, "%.3g GB/s", value / 1e9);
+    else if (metric == "flops_per_second")
+        std::snprintf(text, sizeof text, "%.3g TFLOP/s", value / 1e12);
+    else if (metric == "real_time" || metric == "cpu_time") {
+        const char* unit = value >= 1e9 ? "s" : value >= 1e6 ? "ms" : value >= 1e3 ? "us" : "ns";
+        double scaled = value >= 1e9   ? value / 1e9
+                        : value >= 1e6 ? value / 1e6
+                        : value >= 1e3 ? value / 1e3
+                                       : value;
+        std::snprintf(text, sizeof text, "%.3g %s", scaled, unit);
+    } else if (ends("_ms"))
+        std::snprintf(text, sizeof text, "%.3g ms", value);
+    else
+        std::snprintf(text, sizeof text, "%.4g", value);
+    return text;
+}
+
+std::string_view benchmark_group(std::string_view name) {
+    return name.substr(0, 7) == "driver/" ? "driver-facing" : "kernels and libraries";
 }
 
 }  // namespace strata::fleet

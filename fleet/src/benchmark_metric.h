@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "benchmark_results.h"
@@ -11,7 +12,8 @@
 namespace strata::fleet {
 
 // Whether a metric is better when bigger: rates (…_per_second, bandwidth,
-// busbw, FLOP/s, throughput) are; times, latencies and counts of errors are not.
+// busbw, FLOP/s, throughput) are; times (…_time, …_ms, …_us, …_ns), latencies
+// and counts of errors are not.
 bool bigger_is_better(const std::string& metric);
 
 // The metric judged for one benchmark: `requested` unless it is "auto"; under
@@ -24,5 +26,17 @@ std::string choose_metric(const std::vector<const bench::BenchmarkSeries*>& all,
 // The series' positive, finite values of the metric (each repetition; the
 // reported median when only aggregates were kept). Times are nanoseconds.
 std::vector<double> metric_values(const bench::BenchmarkSeries& series, const std::string& metric);
+
+// A value of the metric in the unit people quote: "20.0 GB/s" (bytes and
+// busbw per second), "312 TFLOP/s", "4.21 us" or "25.3 ms" (times, which
+// metric_values gives in nanoseconds; counters named ..._ms are
+// milliseconds already), else the number.
+std::string quoted_value(const std::string& metric, double value);
+
+// The report group a benchmark belongs to: "driver-facing" for the driver
+// plugin's (what a driver update changes: contexts, module load and JIT,
+// allocation, copies, launch and synchronisation), else "kernels and
+// libraries" (set by the GPU and the libraries more than by the driver).
+std::string_view benchmark_group(std::string_view name);
 
 }  // namespace strata::fleet

@@ -31,12 +31,6 @@ std::string percent(double fraction) {
     return text;
 }
 
-std::string figure(double value) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.4g", value);
-    return text;
-}
-
 bool ignored(const std::string& id, const std::vector<std::string>& patterns) {
     for (const std::string& pattern : patterns)
         if (::fnmatch(pattern.c_str(), id.c_str(), 0) == 0) return true;
@@ -248,14 +242,13 @@ void judge_performance(const std::vector<Node>& nodes, const std::vector<size_t>
             problem.deviations = deviations;
             problem.reason = percent(-typical) + " slower than like nodes on " +
                              std::to_string(deviations.size()) + " benchmark(s)";
-            std::string unit =
-                worst.metric == "real_time" || worst.metric == "cpu_time" ? "ns" : worst.metric;
+            std::string kind(benchmark_group(worst.benchmark));
             problem.line = node + " is slower than its " + std::to_string(peers - 1) + " like nodes on " +
                            std::to_string(deviations.size()) + " of " + std::to_string(judged_on[node]) +
                            " benchmarks, by " + percent(-typical) +
-                           (deviations.size() > 1 ? " (median); worst " : ": ") + worst.benchmark + " " +
-                           percent(-worst.deviation) + " worse than their median " +
-                           figure(worst.group_median) + " " + unit;
+                           (deviations.size() > 1 ? " (median); worst " : ": ") + worst.benchmark + " (" +
+                           kind + ", " + worst.metric + ") " + percent(-worst.deviation) +
+                           " worse than their median " + quoted_value(worst.metric, worst.group_median);
             result.problems.push_back(std::move(problem));
         }
     }

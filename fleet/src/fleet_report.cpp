@@ -3,6 +3,7 @@
 #include <set>
 #include <sstream>
 
+#include "benchmark_metric.h"
 #include "hostlist.h"
 #include "report/markdown_cell.h"
 #include "report/prometheus_text.h"
@@ -94,6 +95,7 @@ Json fleet_to_json(const FleetResult& result) {
             Json deviations = Json::array();
             for (const NodeDeviation& d : problem.deviations)
                 deviations.push_back({{"benchmark", d.benchmark},
+                                      {"group", benchmark_group(d.benchmark)},
                                       {"metric", d.metric},
                                       {"value", d.value},
                                       {"group_median", d.group_median},

@@ -437,7 +437,16 @@ PerformancePart performance(const std::vector<NodeRecord>& base, const std::vect
                 pooled.insert(pooled.end(), values.begin(), values.end());
                 if (pooled.empty()) sides[s].by_node.erase(record->node);
             }
-        out.judgements.push_back(judge_benchmark(name, sides[0], sides[1], metric, options));
+        BenchmarkJudgement judged = judge_benchmark(name, sides[0], sides[1], metric, options);
+        // Each side's median, to quote in the metric's own unit.
+        std::optional<double>* values[2] = {&judged.base_value, &judged.candidate_value};
+        for (int s = 0; s < 2; ++s) {
+            std::vector<double> all_values;
+            for (const auto& [node, node_values] : sides[s].by_node)
+                all_values.insert(all_values.end(), node_values.begin(), node_values.end());
+            if (!all_values.empty()) *values[s] = bench::median(all_values);
+        }
+        out.judgements.push_back(std::move(judged));
     }
     return out;
 }

@@ -62,9 +62,10 @@ struct BenchmarkJudgement {
     std::string name;
     std::string metric;  // "real_time" or the counter
     bool bigger_is_better = false;
-    std::optional<double> ratio, low, high;  // CAND / BASE of the metric, and its interval
-    std::optional<double> p_value;           // the test of no difference
-    double confidence = 0;                   // the interval's coverage
+    std::optional<double> ratio, low, high;             // CAND / BASE of the metric, and its interval
+    std::optional<double> p_value;                      // the test of no difference
+    std::optional<double> base_value, candidate_value;  // each side's median of the metric
+    double confidence = 0;                              // the interval's coverage
     Evidence evidence = Evidence::none;
     size_t base_units = 0, candidate_units = 0;  // nodes, or repetitions
     Decision decision = Decision::inconclusive;

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "benchmark_metric.h"
 #include "report/markdown_cell.h"
 
 namespace strata::fleet {
@@ -41,6 +42,23 @@ std::string_view check_kind_name(CheckChangeKind kind) {
     return "";
 }
 
+// "BASE 8 GB/s, CAND 6 GB/s": the medians in the unit people quote.
+std::string quoted_medians(const BenchmarkJudgement& j) {
+    if (!j.base_value || !j.candidate_value) return "";
+    return "BASE " + quoted_value(j.metric, *j.base_value) + ", CAND " +
+           quoted_value(j.metric, *j.candidate_value);
+}
+
+// The benchmarks of one group, in the order judged.
+std::vector<const BenchmarkJudgement*> in_group(const RolloutResult& result, std::string_view group) {
+    std::vector<const BenchmarkJudgement*> out;
+    for (const BenchmarkJudgement& j : result.benchmarks)
+        if (benchmark_group(j.name) == group) out.push_back(&j);
+    return out;
+}
+
+constexpr std::string_view kGroups[] = {"driver-facing", "kernels and libraries"};
+
 }  // namespace
 
 std::string render_rollout_text(const RolloutResult& result) {
@@ -68,10 +86,19 @@ std::string render_rollout_text(const RolloutResult& result) {
         std::snprintf(threshold, sizeof threshold, "%.1f%%", result.options.threshold * 100);
         out << "\nperformance (CAND against BASE, above 0 is better; threshold " << threshold << ", "
             << static_cast<int>(result.options.confidence * 100) << "% intervals):\n";
-        for (const BenchmarkJudgement& j : result.benchmarks)
-            out << "  " << decision_name(j.decision) << "  " << j.name << "  " << performance_text(j) << "  ["
-                << j.metric << (j.bigger_is_better ? ", bigger is better" : ", smaller is better") << "; "
-                << evidence_name(j.evidence) << "]\n      " << j.reason << "\n";
+        for (std::string_view group : kGroups) {
+            std::vector<const BenchmarkJudgement*> judged = in_group(result, group);
+            if (judged.empty()) continue;
+            out << "  " << group << ":\n";
+            for (const BenchmarkJudgement* j : judged) {
+                std::string quoted = quoted_medians(*j);
+                out << "  " << decision_name(j->decision) << "  " << j->name << "  " << performance_text(*j)
+                    << "  [" << j->metric
+                    << (j->bigger_is_better ? ", bigger is better" : ", smaller is better") << "; "
+                    << evidence_name(j->evidence) << "]\n      " << (quoted.empty() ? "" : quoted + "; ")
+                    << j->reason << "\n";
+            }
+        }
         if (result.geometric_mean_performance)
             out << "  geometric mean of the performance ratios: "
                 << signed_percent(*result.geometric_mean_performance - 1) << "\n";
@@ -108,12 +135,19 @@ std::string render_rollout_markdown(const RolloutResult& result) {
                 << markdown_cell(change.summary) << " |\n";
     }
     if (!result.benchmarks.empty()) {
-        out << "\n### Performance\n\n| benchmark | decision | performance [interval] | metric | evidence |\n"
-               "|---|---|---:|---|---|\n";
-        for (const BenchmarkJudgement& j : result.benchmarks)
-            out << "| " << markdown_cell(j.name) << " | " << decision_name(j.decision) << " | "
-                << markdown_cell(performance_text(j)) << " | " << markdown_cell(j.metric) << " | "
-                << markdown_cell(std::string(evidence_name(j.evidence))) << " |\n";
+        out << "\n### Performance\n";
+        for (std::string_view group : kGroups) {
+            std::vector<const BenchmarkJudgement*> judged = in_group(result, group);
+            if (judged.empty()) continue;
+            out << "\n#### " << group
+                << "\n\n| benchmark | decision | performance [interval] | BASE, CAND | metric | evidence |\n"
+                   "|---|---|---:|---|---|---|\n";
+            for (const BenchmarkJudgement* j : judged)
+                out << "| " << markdown_cell(j->name) << " | " << decision_name(j->decision) << " | "
+                    << markdown_cell(performance_text(*j)) << " | " << markdown_cell(quoted_medians(*j))
+                    << " | " << markdown_cell(j->metric) << " | "
+                    << markdown_cell(std::string(evidence_name(j->evidence))) << " |\n";
+        }
     }
     if (!result.notes.empty()) {
         out << "\n### Notes\n\n";
@@ -157,7 +191,11 @@ Json rollout_to_json(const RolloutResult& result) {
                               {"base_units", j.base_units},
                               {"candidate_units", j.candidate_units},
                               {"decision", decision_name(j.decision)},
-                              {"reason", j.reason}});
+                              {"reason", j.reason},
+                              {"group", benchmark_group(j.name)},
+                              {"base_value", optional(j.base_value)},
+                              {"candidate_value", optional(j.candidate_value)},
+                              {"quoted", quoted_medians(j)}});
     return {{"schema_version", rollout_schema_version},
             {"decision", decision_name(result.decision)},
             {"reasons", result.reasons},
