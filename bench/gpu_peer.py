@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The peer run of scripts/gpu-check: what users would otherwise run, on the
-same GPU, for the same work as strata's benchmarks — PyTorch's device copy and
-triad over 2^26 floats, its matmul for the GEMM shapes and types of the cublas
+same GPU, for the same work as strata's benchmarks — PyTorch's host<->device
+copies of 64 MiB from pinned and pageable memory, its device copy and triad
+over 2^26 floats, its matmul for the GEMM shapes and types of the cublas
 plugin, and an all-reduce through NCCL where there are two GPUs or more — then
 each strata figure as a ratio against it.
 
@@ -66,6 +67,19 @@ def run(out_path):
     seconds = measure(torch, lambda: torch.add(b, c, alpha=3.0, out=a))
     figures["stream/triad"] = {"bytes_per_second": 3 * 4 * n / seconds, "seconds": seconds}
     del a, b, c
+    # Host<->device copies of 64 MiB, as the driver plugin's copy benchmarks
+    # (nvbandwidth's counting: the bytes of one copy), from pinned and from
+    # pageable host memory; non_blocking so a pinned copy is asynchronous.
+    copy_bytes = 64 << 20
+    on_device = torch.empty(copy_bytes // 4, dtype=torch.float32, device=device)
+    for kind, pinned in (("pinned", True), ("pageable", False)):
+        host = torch.ones(copy_bytes // 4, dtype=torch.float32, pin_memory=pinned)
+        seconds = measure(torch, lambda: on_device.copy_(host, non_blocking=pinned))
+        figures[f"copy/h2d/{kind}"] = {"bytes_per_second": copy_bytes / seconds, "seconds": seconds}
+        seconds = measure(torch, lambda: host.copy_(on_device, non_blocking=pinned))
+        figures[f"copy/d2h/{kind}"] = {"bytes_per_second": copy_bytes / seconds, "seconds": seconds}
+        del host
+    del on_device
     for dtype, name, sizes in ((torch.float32, "f32", (1024, 4096)), (torch.float16, "f16", (4096, 8192)),
                                (torch.bfloat16, "bf16", (4096, 8192))):
         for size in sizes:
@@ -91,6 +105,10 @@ def run(out_path):
 
 # strata benchmark name (as the runner writes it, hot mode) -> peer figure.
 PAIRS = [
+    (("driver/copy/h2d/", "host=pinned", "mode:hot"), "copy/h2d/pinned", "bytes_per_second"),
+    (("driver/copy/h2d/", "host=pageable", "mode:hot"), "copy/h2d/pageable", "bytes_per_second"),
+    (("driver/copy/d2h/", "host=pinned", "mode:hot"), "copy/d2h/pinned", "bytes_per_second"),
+    (("driver/copy/d2h/", "host=pageable", "mode:hot"), "copy/d2h/pageable", "bytes_per_second"),
     (("cudart/stream/copy/", "mode:hot"), "stream/copy", "bytes_per_second"),
     (("cudart/stream/triad/", "mode:hot"), "stream/triad", "bytes_per_second"),
     (("cublas/sgemm/m=1024,", "mode:hot"), "gemm/f32/1024", "flops_per_second"),

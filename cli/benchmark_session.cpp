@@ -16,6 +16,7 @@
 #include "model/usage_error.h"
 #include "report/writers.h"
 #include "results_merge.h"
+#include "strata/plugin.h"
 
 namespace strata::cli {
 
@@ -60,9 +61,11 @@ std::vector<BenchPlugin> plugins_with_benchmarks(const RunOptions& run, const st
         if (record.state != PluginState::loaded || record.benchmarks.empty()) continue;
         size_t matching = 0;
         // The names the runner gives, so --filter means the same here and there.
+        bool hot_only = (record.benchmark_flags & STRATA_BENCHMARKS_DRIVER_API) != 0;
         for (const auto& b : record.benchmarks)
             for (const char* mode : {"/mode:cold/device:", "/mode:hot/device:"})
-                if (std::regex_search(record.name + "/" + b.name + "/" + b.parameters + mode, filter))
+                if ((!hot_only || std::string_view(mode) != "/mode:cold/device:") &&
+                    std::regex_search(record.name + "/" + b.name + "/" + b.parameters + mode, filter))
                     ++matching;
         if (matching > 0) out.push_back({candidate, record, matching});
     }

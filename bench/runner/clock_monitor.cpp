@@ -1,6 +1,5 @@
 #include "clock_monitor.h"
 
-#include <cuda_runtime_api.h>
 #include <dlfcn.h>
 
 #include <cctype>
@@ -46,12 +45,10 @@ constexpr int kClockSm = 1;
 
 }  // namespace
 
-ClockMonitor::ClockMonitor(int cuda_device) {
+ClockMonitor::ClockMonitor(const std::string& pci_bus_id) {
     const Nvml& api = nvml();
-    if (!api.ok) return;
-    char bus[32] = {};
-    if (cudaDeviceGetPCIBusId(bus, sizeof bus, cuda_device) != cudaSuccess) return;
-    if (api.by_pci_bus_id(bus, &device_) != 0) {
+    if (!api.ok || pci_bus_id.empty()) return;
+    if (api.by_pci_bus_id(pci_bus_id.c_str(), &device_) != 0) {
         device_ = nullptr;
         return;
     }

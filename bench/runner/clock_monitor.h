@@ -15,7 +15,9 @@ struct ClockSample {
 
 class ClockMonitor {
 public:
-    explicit ClockMonitor(int cuda_device);  // matched to NVML by PCI bus id
+    // The GPU at this PCI bus id ("0000:3B:00.0", as CUDA writes it); none
+    // for an empty one.
+    explicit ClockMonitor(const std::string& pci_bus_id);
     ClockSample sample() const;
     // "default (boost up to 1980 MHz)", "application clocks 1755 MHz", or "unknown (...)".
     const std::string& policy() const { return policy_; }

@@ -8,12 +8,14 @@
 #include <chrono>
 #include <cmath>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "clock_monitor.h"
 #include "copy_roof.h"
+#include "driver_session.h"
 #include "l2_flush.h"
 #include "levels.h"
 #include "timed_loop.h"
@@ -57,6 +59,12 @@ strata_task_fn release_of(const strata_plugin_descriptor& plugin) {
     return plugin.struct_size >= end ? plugin.release_benchmarks : nullptr;
 }
 
+// The plugin's strata_benchmark_flags (ABI 1.4 and later; none before).
+uint32_t flags_of(const strata_plugin_descriptor& plugin) {
+    constexpr size_t end = offsetof(strata_plugin_descriptor, benchmark_flags) + sizeof(uint32_t);
+    return plugin.struct_size >= end ? plugin.benchmark_flags : 0;
+}
+
 // The plugins whose benchmarks run on every GPU of the node at once.
 bool spans_all_gpus(const std::string& plugin_name) {
     return plugin_name == "nccl";
@@ -79,17 +87,119 @@ double peak_bandwidth_gbps(int device) {
 
 }  // namespace
 
+namespace {
+
+// What the benchmarks of one plugin run on, however it was set up.
+struct Gpu {
+    void* stream = nullptr;
+    std::string name;
+    std::function<void()> flush_l2;  // empty: hot only
+    double peak_gbps = 0;
+    double copy_roof_gbps = 0;
+};
+
+// Registers every benchmark in the modes the GPU allows, runs them with
+// Google Benchmark and writes the JSON. Returns how many ran.
+size_t run_registered(const strata_plugin_descriptor& plugin, const strata_host_api& host,
+                      const BenchSettings& settings, const Gpu& gpu, const ClockMonitor& clocks) {
+    std::string plugin_name = text(plugin.name);
+    // Every repetition that starts before this ends in the results file.
+    const SteadyClock::time_point stop_at =
+        settings.budget_s > 0 ? SteadyClock::now() + std::chrono::duration_cast<SteadyClock::duration>(
+                                                         std::chrono::duration<double>(settings.budget_s))
+                              : SteadyClock::time_point::max();
+    nvtxDomainHandle_t domain = nvtxDomainCreateA("strata");
+    int repetitions = settings.repetitions > 0 ? settings.repetitions : level_repetitions(settings.level);
+    std::vector<std::unique_ptr<TimedTarget>> targets;
+    for (size_t i = 0; i < plugin.benchmark_count; ++i) {
+        const strata_benchmark& b = plugin.benchmarks[i];
+        for (bool cold : {true, false}) {
+            if ((cold && (!settings.cold || !gpu.flush_l2)) || (!cold && !settings.hot)) continue;
+            auto target = std::make_unique<TimedTarget>();
+            target->benchmark = &b;
+            target->host = &host;
+            target->stream = gpu.stream;
+            target->cold = cold;
+            target->min_time_s = level_min_time_s(settings.level);
+            target->stop_at = stop_at;
+            target->flush_l2 = gpu.flush_l2;
+            target->peak_gbps = gpu.peak_gbps;
+            target->copy_roof_gbps = gpu.copy_roof_gbps;
+            target->memory_bound = gpu.peak_gbps > 0 && is_memory_bound(b, plugin_name);
+            target->clocks = &clocks;
+            target->domain = domain;
+            std::string name = plugin_name + "/" + text(b.name) + "/" + text(b.parameters) +
+                               (cold ? "/mode:cold" : "/mode:hot") +
+                               "/device:" + std::to_string(settings.device);
+            register_timed(name, *target, repetitions);
+            targets.push_back(std::move(target));
+        }
+    }
+    benchmark::AddCustomContext("strata_plugin", plugin_name);
+    benchmark::AddCustomContext("strata_gpu", gpu.name);
+    benchmark::AddCustomContext("strata_clock_policy", clocks.policy());
+    benchmark::AddCustomContext("strata_level", settings.level);
+    // What each "% of" counter divides by: the theoretical HBM bandwidth
+    // (memory clock x bus width x 2) and the measured device-to-device copy.
+    benchmark::AddCustomContext("strata_peak_bandwidth_gbps", std::to_string(gpu.peak_gbps));
+    benchmark::AddCustomContext("strata_copy_roof_gbps", std::to_string(gpu.copy_roof_gbps));
+    std::string out = "--benchmark_out=" + settings.out_path;
+    std::string filter = "--benchmark_filter=" + settings.filter;
+    std::vector<std::string> args = {"strata-bench-runner", out, "--benchmark_out_format=json", filter};
+    std::vector<char*> argv;
+    for (std::string& arg : args) argv.push_back(arg.data());
+    int argc = static_cast<int>(argv.size());
+    benchmark::Initialize(&argc, argv.data());
+    size_t ran = benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    // The plugin frees its handles and buffers while the stream and the
+    // context they were made with still exist.
+    if (strata_task_fn release = release_of(plugin)) release(&host);
+    return ran;
+}
+
+void report_ran(const strata_plugin_descriptor& plugin, const strata_host_api& host,
+                const BenchSettings& settings, const Gpu& gpu, const ClockMonitor& clocks, size_t ran) {
+    report(host, "bench." + text(plugin.name), ran > 0 ? STRATA_STATUS_PASS : STRATA_STATUS_SKIP,
+           std::to_string(ran) + " benchmark run(s) on GPU " + std::to_string(settings.device) + " (" +
+               gpu.name + "), " + clocks.policy());
+}
+
+// A plugin whose benchmarks call libcuda alone: a driver-API context and
+// stream, no CUDA runtime, hot only.
+strata_task_result run_driver_api_benchmarks(const strata_plugin_descriptor& plugin,
+                                             const strata_host_api& host, const BenchSettings& settings) {
+    std::string plugin_name = text(plugin.name);
+    DriverSession session(settings.device);
+    if (!session.unavailable().empty()) {
+        report(host, "bench." + plugin_name, STRATA_STATUS_SKIP,
+               "benchmarks skipped: no usable GPU (" + session.unavailable() + ")");
+        return STRATA_TASK_OK;
+    }
+    Gpu gpu;
+    gpu.stream = session.stream();
+    gpu.name = session.device_name();
+    ClockMonitor clocks(session.pci_bus_id());
+    size_t ran = run_registered(plugin, host, settings, gpu, clocks);
+    report_ran(plugin, host, settings, gpu, clocks, ran);
+    return STRATA_TASK_OK;
+}
+
+}  // namespace
+
 strata_task_result run_benchmarks(const strata_plugin_descriptor& plugin, const strata_host_api& host,
                                   const BenchSettings& settings) {
     std::string plugin_name = text(plugin.name);
+    if (settings.out_path.empty()) {
+        report(host, "bench." + plugin_name, STRATA_STATUS_ERROR, "STRATA_BENCH_OUT is not set");
+        return STRATA_TASK_FAILED;
+    }
+    if (flags_of(plugin) & STRATA_BENCHMARKS_DRIVER_API)
+        return run_driver_api_benchmarks(plugin, host, settings);
     if (std::string why = gpu_unavailable(settings.device); !why.empty()) {
         report(host, "bench." + plugin_name, STRATA_STATUS_SKIP,
                "benchmarks skipped: no usable GPU (" + why + ")");
         return STRATA_TASK_OK;
-    }
-    if (settings.out_path.empty()) {
-        report(host, "bench." + plugin_name, STRATA_STATUS_ERROR, "STRATA_BENCH_OUT is not set");
-        return STRATA_TASK_FAILED;
     }
     cudaStream_t stream = nullptr;
     cudaError_t rc = cudaSetDevice(settings.device);
@@ -112,72 +222,24 @@ strata_task_result run_benchmarks(const strata_plugin_descriptor& plugin, const 
         cudaStreamDestroy(stream);
         return STRATA_TASK_FAILED;
     }
-    // Every repetition that starts before this ends in the results file.
-    const SteadyClock::time_point stop_at =
-        settings.budget_s > 0 ? SteadyClock::now() + std::chrono::duration_cast<SteadyClock::duration>(
-                                                         std::chrono::duration<double>(settings.budget_s))
-                              : SteadyClock::time_point::max();
-    ClockMonitor clocks(settings.device);
-    nvtxDomainHandle_t domain = nvtxDomainCreateA("strata");
-    double peak = peak_bandwidth_gbps(settings.device);
+    char bus[32] = {};
+    if (cudaDeviceGetPCIBusId(bus, sizeof bus, settings.device) != cudaSuccess) bus[0] = '\0';
+    ClockMonitor clocks(bus);
+    Gpu gpu;
+    gpu.stream = stream;
+    gpu.flush_l2 = [&flushes] { flushes.flush(); };
+    gpu.peak_gbps = peak_bandwidth_gbps(settings.device);
     // The measured roof, once, where a benchmark is judged against it.
     bool streams = false;
     for (size_t i = 0; i < plugin.benchmark_count; ++i)
         streams |= is_memory_bound(plugin.benchmarks[i], plugin_name);
-    double copy_roof = streams ? measured_copy_roof_gbps(stream) : 0;
-    int repetitions = settings.repetitions > 0 ? settings.repetitions : level_repetitions(settings.level);
-
-    std::vector<std::unique_ptr<TimedTarget>> targets;
-    for (size_t i = 0; i < plugin.benchmark_count; ++i) {
-        const strata_benchmark& b = plugin.benchmarks[i];
-        for (bool cold : {true, false}) {
-            if ((cold && !settings.cold) || (!cold && !settings.hot)) continue;
-            auto target = std::make_unique<TimedTarget>();
-            target->benchmark = &b;
-            target->host = &host;
-            target->stream = stream;
-            target->cold = cold;
-            target->min_time_s = level_min_time_s(settings.level);
-            target->stop_at = stop_at;
-            target->flush_l2 = [&flushes] { flushes.flush(); };
-            target->peak_gbps = peak;
-            target->copy_roof_gbps = copy_roof;
-            target->memory_bound = is_memory_bound(b, plugin_name);
-            target->clocks = &clocks;
-            target->domain = domain;
-            std::string name = plugin_name + "/" + text(b.name) + "/" + text(b.parameters) +
-                               (cold ? "/mode:cold" : "/mode:hot") +
-                               "/device:" + std::to_string(settings.device);
-            register_timed(name, *target, repetitions);
-            targets.push_back(std::move(target));
-        }
-    }
+    gpu.copy_roof_gbps = streams ? measured_copy_roof_gbps(stream) : 0;
     cudaDeviceProp props{};
     cudaGetDeviceProperties(&props, settings.device);
-    benchmark::AddCustomContext("strata_plugin", plugin_name);
-    benchmark::AddCustomContext("strata_gpu", props.name);
-    benchmark::AddCustomContext("strata_clock_policy", clocks.policy());
-    benchmark::AddCustomContext("strata_level", settings.level);
-    // What each "% of" counter divides by: the theoretical HBM bandwidth
-    // (memory clock x bus width x 2) and the measured device-to-device copy.
-    benchmark::AddCustomContext("strata_peak_bandwidth_gbps", std::to_string(peak));
-    benchmark::AddCustomContext("strata_copy_roof_gbps", std::to_string(copy_roof));
-    std::string out = "--benchmark_out=" + settings.out_path;
-    std::string filter = "--benchmark_filter=" + settings.filter;
-    std::vector<std::string> args = {"strata-bench-runner", out, "--benchmark_out_format=json", filter};
-    std::vector<char*> argv;
-    for (std::string& arg : args) argv.push_back(arg.data());
-    int argc = static_cast<int>(argv.size());
-    benchmark::Initialize(&argc, argv.data());
-    size_t ran = benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    // The plugin frees its handles and buffers while the stream and the
-    // context they were made with still exist.
-    if (strata_task_fn release = release_of(plugin)) release(&host);
+    gpu.name = props.name;
+    size_t ran = run_registered(plugin, host, settings, gpu, clocks);
     cudaStreamDestroy(stream);
-    report(host, "bench." + plugin_name, ran > 0 ? STRATA_STATUS_PASS : STRATA_STATUS_SKIP,
-           std::to_string(ran) + " benchmark run(s) on GPU " + std::to_string(settings.device) + " (" +
-               props.name + "), " + clocks.policy());
+    report_ran(plugin, host, settings, gpu, clocks, ran);
     return STRATA_TASK_OK;
 }
 

@@ -10,6 +10,9 @@ namespace strata::bench {
 
 namespace {
 
+// Of a plugin's error, kept in a skipped benchmark's reason.
+constexpr size_t kMaxErrorText = 400;
+
 std::string text(strata_str s) {
     return {s.data, s.size};
 }
@@ -23,28 +26,6 @@ void range_push(nvtxDomainHandle_t domain, const std::string& name) {
     nvtxDomainRangePushEx(domain, &attributes);
 }
 
-// Warm-up through the full path, validation once, and the hot batch size:
-// enough launches per timed region for about half a millisecond. Every call
-// on a broken target skips again: each repetition must end in the loop or in
-// SkipWithError.
-bool prepare(TimedTarget& t, benchmark::State& state) {
-    if (!t.prepared) {
-        t.prepared = true;
-        double ms = 0;
-        if (t.benchmark->run(t.host, t.stream, 2, &ms) != STRATA_TASK_OK) {
-            t.broken = true;
-            t.broken_reason = "the warm-up run failed (see the worker's log)";
-        } else if (t.benchmark->validate && t.benchmark->validate(t.host, t.stream) != STRATA_TASK_OK) {
-            t.broken = true;
-            t.broken_reason = "validation failed: the output does not match the reference (see the log)";
-        } else if (!t.cold && t.benchmark->run(t.host, t.stream, 1, &ms) == STRATA_TASK_OK && ms > 0) {
-            t.batch = static_cast<uint64_t>(std::clamp(std::ceil(0.5 / ms), 1.0, 1000.0));
-        }
-    }
-    if (t.broken) state.SkipWithError(t.broken_reason);
-    return !t.broken;
-}
-
 // The host a timed run sees: the worker's, except that measurements (NCCL's
 // busbw, algbw, ranks) are kept, last value per name, to become counters of
 // the results and to be sent on once per repetition, and everything else is
@@ -54,6 +35,7 @@ struct RecordingHost {
     strata_host_api api{};
     TimedTarget* target = nullptr;
     std::map<std::pair<std::string, std::string>, double> last;  // (name, unit) -> value
+    std::string last_error;  // the last error-level log line, at most kMaxErrorText bytes
 
     explicit RecordingHost(TimedTarget& t) : target(&t) {
         if (t.host) api = *t.host;
@@ -73,6 +55,8 @@ struct RecordingHost {
         };
         api.log = [](void* self, int32_t level, strata_str message) {
             auto* me = static_cast<RecordingHost*>(self);
+            if (level >= STRATA_LOG_ERROR && message.data)
+                me->last_error.assign(message.data, std::min(message.size, kMaxErrorText));
             if (const strata_host_api* host = me->forward(); host && host->log)
                 host->log(host->context, level, message);
         };
@@ -108,17 +92,50 @@ struct RecordingHost {
         }
     }
 
-    // Counters in base units: a rate in GB/s becomes <name>_bytes_per_second.
+    // Counters in base units: a rate in GB/s becomes <name>_bytes_per_second;
+    // a time in ms keeps its name, which says its unit (the driver's
+    // jit_wall_ms), and is smaller-is-better wherever it is judged.
     void add_counters(benchmark::State& state) const {
         for (const auto& [key, value] : last) {
             const auto& [name, unit] = key;
             if (unit == "GB/s")
                 state.counters[name + "_bytes_per_second"] = value * 1e9;
-            else if (unit == "count" || unit.empty())
+            else if (unit == "count" || unit == "ms" || unit.empty())
                 state.counters[name] = value;
         }
     }
 };
+
+// Warm-up through the full path, validation once, and the hot batch size:
+// enough launches per timed region for about half a millisecond. Every call
+// on a broken target skips again: each repetition must end in the loop or in
+// SkipWithError. The reason carries the plugin's last error (the driver's
+// error and JIT log of a refused module), so results and rollouts name it.
+bool prepare(TimedTarget& t, benchmark::State& state) {
+    if (!t.prepared) {
+        t.prepared = true;
+        RecordingHost recording(t);
+        auto because = [&](const char* what, const char* otherwise) {
+            return std::string(what) + ": " +
+                   (recording.last_error.empty() ? otherwise : recording.last_error);
+        };
+        double ms = 0;
+        if (t.benchmark->run(&recording.api, t.stream, 2, &ms) != STRATA_TASK_OK) {
+            t.broken = true;
+            t.broken_reason = because("the warm-up run failed", "see the worker's log");
+        } else if (t.benchmark->validate &&
+                   t.benchmark->validate(&recording.api, t.stream) != STRATA_TASK_OK) {
+            t.broken = true;
+            t.broken_reason =
+                because("validation failed", "the output does not match the reference (see the log)");
+        } else if (!t.cold && t.benchmark->run(&recording.api, t.stream, 1, &ms) == STRATA_TASK_OK &&
+                   ms > 0) {
+            t.batch = static_cast<uint64_t>(std::clamp(std::ceil(0.5 / ms), 1.0, 1000.0));
+        }
+    }
+    if (t.broken) state.SkipWithError(t.broken_reason.c_str());
+    return !t.broken;
+}
 
 // The time of one timed region, or 0 with the repetition skipped.
 double timed_region(benchmark::State& state, TimedTarget& t, RecordingHost& recording, uint64_t launches) {

@@ -53,7 +53,7 @@ struct TimedTarget {
     // repetition (and more for its iteration estimate).
     bool prepared = false;
     bool broken = false;
-    const char* broken_reason = "";
+    std::string broken_reason;  // with the plugin's last error, where it logged one
     uint64_t batch = 1;         // launches per timed region (hot)
     int forwarded_records = 0;  // of kMaxForwardedRecords
     int dropped_records = 0;

@@ -40,6 +40,7 @@ struct DescriptorFields {
     uint32_t probe_timeout_s = 30;
     uint32_t selftest_timeout_s = 120;
     strata_task_fn release_benchmarks = nullptr;
+    uint32_t benchmark_flags = 0;
 };
 
 inline strata_plugin_descriptor make_descriptor(const DescriptorFields& fields) {
@@ -57,6 +58,7 @@ inline strata_plugin_descriptor make_descriptor(const DescriptorFields& fields) 
     out.probe_timeout_s = fields.probe_timeout_s;
     out.selftest_timeout_s = fields.selftest_timeout_s;
     out.release_benchmarks = fields.release_benchmarks;
+    out.benchmark_flags = fields.benchmark_flags;
     return out;
 }
 

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "driver_api.h"
+#include "image_fit.h"
 #include "strata_kernels/probe_images.h"
 
 namespace strata::driver {
@@ -17,14 +18,6 @@ using kernels::ProbeImage;
 
 constexpr size_t kElements = 1 << 20;
 constexpr float kScalar = 3.0f;
-
-// Whether a GPU of compute capability `cc` (major*10+minor) can run the
-// image: SASS needs the same major and a minor no newer than the GPU's; PTX
-// needs a target no newer than the GPU (the driver JIT-compiles it).
-bool runs_on(const ProbeImage& image, int cc) {
-    if (image.ptx) return image.sm <= cc;
-    return image.sm / 10 == cc / 10 && image.sm % 10 <= cc % 10;
-}
 
 // ".version 9.0" from the PTX header, for the 222 explanation.
 std::string ptx_isa(const ProbeImage& image) {

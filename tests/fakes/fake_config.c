@@ -19,9 +19,9 @@ static void copy_text(char* out, size_t size, const char* text) {
 
 /* Keys without a field: the per-GPU health keys, kept as text. */
 static struct {
-    char key[32];
+    char key[64];
     char value[256];
-} extra_keys[32];
+} extra_keys[64];
 static int extra_count = 0;
 
 static void keep_extra(const char* key, const char* value) {
@@ -51,6 +51,17 @@ long long fake_config_per_gpu(const char* key, unsigned gpu, long long fallback)
         char* end = NULL;
         long long value = strtoll(item, &end, 0);
         return end != item && (*end == '\0' || *end == ',') ? value : fallback;
+    }
+    return fallback;
+}
+
+double fake_config_number(const char* key, double fallback) {
+    (void)fake_config_get();
+    for (int i = 0; i < extra_count; ++i) {
+        if (strcmp(extra_keys[i].key, key) != 0) continue;
+        char* end = NULL;
+        double value = strtod(extra_keys[i].value, &end);
+        return end != extra_keys[i].value && *end == '\0' && value >= 0 ? value : fallback;
     }
     return fallback;
 }
@@ -89,12 +100,16 @@ static void apply(fake_config* config, const char* key, const char* value) {
         config->strict_contexts = parse_int(value, config->strict_contexts);
     else if (strcmp(key, "jit_ms") == 0)
         config->jit_ms = parse_int(value, config->jit_ms);
+    else if (strcmp(key, "ptx_load") == 0)
+        config->ptx_load = parse_int(value, config->ptx_load);
+    else if (strcmp(key, "kernels_run") == 0)
+        config->kernels_run = parse_int(value, config->kernels_run);
     else
         keep_extra(key, value);
 }
 
 static void apply_pairs(fake_config* config, const char* text) {
-    char buffer[1024];
+    char buffer[4096];
     copy_text(buffer, sizeof buffer, text);
     for (char *save = NULL, *pair = strtok_r(buffer, ";\n", &save); pair;
          pair = strtok_r(NULL, ";\n", &save)) {
@@ -120,7 +135,7 @@ static void apply_file_beside_library(fake_config* config) {
     strcat(path, "strata-fake-cuda.conf");
     FILE* file = fopen(path, "r");
     if (!file) return;
-    char text[1024];
+    char text[4096];
     size_t n = fread(text, 1, sizeof text - 1, file);
     fclose(file);
     text[n] = '\0';

@@ -42,6 +42,26 @@
  *                          $HOME/.nv/ComputeCache) across processes, unless
  *                          CUDA_CACHE_DISABLE=1 was set when cuInit ran.
  *
+ *   ptx_load=<CUresult>    what loading a PTX image returns (default 0), with
+ *                          a JIT error log: the driver's JIT refuses the PTX
+ *                          while cubins still load. 218 = invalid PTX.
+ *
+ * The calls the driver-facing benchmarks make (streams, events, async
+ * copies, pools, pinned memory, contexts, graphs) run on a simulated device:
+ * each stream has a timeline, work advances it by what it would take, and
+ * cuEventElapsedTime reads it, so the figures the benchmarks report are
+ * exactly what these keys say (floating-point numbers):
+ *   gbps.h2d=<GB/s>, gbps.d2h=<GB/s>   pinned host memory (default 25, 26)
+ *   gbps.pageable=<GB/s>   pageable host memory, either way (default 10)
+ *   gbps.d2d=<GB/s>        device to device, bytes counted once (default 1500)
+ *   kernel_us=<us>         a kernel (or graph node) on the device (default 2)
+ *   kernels_run=<0|1>      launches of strata's probe kernel compute on the
+ *                          host (default 0: a driver that drops work)
+ *   delay_us.<entry>=<us>  a host-visible cost added to that entry point:
+ *                          delay_us.cuMemAlloc_v2=40, delay_us.cuMemHostRegister_v2=900,
+ *                          delay_us.cuLaunchKernel=5, delay_us.cuCtxCreate_v2=300 ...
+ *                          (the exported name, as the benchmarks resolve it)
+ *
  * GPU health, through NVML; each value may be a comma-separated list, one
  * value per GPU, the last repeating ("pcie_width=16,8": GPU 1 and later x8):
  *   ecc_uncorrected=<n>, ecc_corrected=<n>    volatile ECC error counts
@@ -83,6 +103,8 @@ typedef struct fake_config {
     int ctx_set_current;
     int strict_contexts;
     int jit_ms;
+    int ptx_load;
+    int kernels_run;
 } fake_config;
 
 /* Parsed once, on first use. */
@@ -91,5 +113,9 @@ const fake_config* fake_config_get(void);
 /* A per-GPU health key's value for GPU `gpu` (the lists above), or `fallback`
  * when the key is absent or malformed. */
 long long fake_config_per_gpu(const char* key, unsigned gpu, long long fallback);
+
+/* A key without a field of its own (gbps.h2d, delay_us.cuMemAlloc_v2, ...) as
+ * a number, or `fallback` when it is absent or malformed. */
+double fake_config_number(const char* key, double fallback);
 
 #endif

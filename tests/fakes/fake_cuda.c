@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "fake_config.h"
+#include "fake_cuda_internal.h"
 
 #define FAKE_EXPORT __attribute__((visibility("default")))
 
@@ -27,9 +28,13 @@ static const fake_config* config(void) {
 
 /* Every call but cuInit, cuDriverGetVersion and the error strings needs a
  * successful cuInit first, as with the real driver. */
-static CUresult require_init(void) {
+CUresult fake_require_init(void) {
     if (config()->init != 0) return (CUresult)config()->init;
     return initialised ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
+}
+
+static CUresult require_init(void) {
+    return fake_require_init();
 }
 
 /* CUDA_VISIBLE_DEVICES, as the driver reads it: a comma-separated list of
@@ -201,8 +206,14 @@ FAKE_EXPORT CUresult cuDeviceGetAttribute(int* value, CUdevice_attribute attribu
     return CUDA_SUCCESS;
 }
 
-/* Contexts, modules and functions are opaque tokens; memory is host memory. */
-static char fake_context, fake_module, fake_function;
+/* Modules and functions are opaque tokens; memory is host memory. A context
+ * knows its GPU: the primary ones are fixed, created ones are allocated. */
+static char fake_module, fake_function;
+struct fake_context {
+    CUdevice device;
+};
+static struct fake_context primary_contexts[FAKE_MAX_GPUS];
+static struct fake_context* current_context;
 
 /* Primary contexts retained and not yet released (strict_contexts). */
 static int retained_contexts;
@@ -212,7 +223,8 @@ FAKE_EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext* context, CUdevice devic
     if (rc != CUDA_SUCCESS) return rc;
     /* A caller that retains a context while an earlier one was never released leaked it. */
     if (config()->strict_contexts && retained_contexts > 0) return CUDA_ERROR_UNKNOWN;
-    *context = (CUcontext)(void*)&fake_context;
+    primary_contexts[device].device = device;
+    *context = (CUcontext)(void*)&primary_contexts[device];
     ++retained_contexts;
     return CUDA_SUCCESS;
 }
@@ -224,10 +236,56 @@ FAKE_EXPORT CUresult cuDevicePrimaryCtxRelease(CUdevice device) {
 }
 
 FAKE_EXPORT CUresult cuCtxSetCurrent(CUcontext context) {
-    (void)context;
     CUresult rc = require_init();
     if (rc == CUDA_SUCCESS && config()->ctx_set_current != 0) return (CUresult)config()->ctx_set_current;
+    if (rc == CUDA_SUCCESS) current_context = (struct fake_context*)(void*)context;
     return rc;
+}
+
+FAKE_EXPORT CUresult cuCtxGetCurrent(CUcontext* context) {
+    CUresult rc = require_init();
+    if (rc != CUDA_SUCCESS) return rc;
+    if (!context) return CUDA_ERROR_INVALID_VALUE;
+    *context = (CUcontext)(void*)current_context;
+    return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuCtxGetDevice(CUdevice* device) {
+    CUresult rc = require_init();
+    if (rc != CUDA_SUCCESS) return rc;
+    if (!device) return CUDA_ERROR_INVALID_VALUE;
+    if (!current_context) return CUDA_ERROR_INVALID_CONTEXT;
+    *device = current_context->device;
+    return CUDA_SUCCESS;
+}
+
+/* The CUDA 12.0 form every driver exports; it makes the new context current.
+ * (cuda.h declares only the newest form.) */
+FAKE_EXPORT CUresult cuCtxCreate_v2(CUcontext* context, unsigned int flags, CUdevice device);
+FAKE_EXPORT CUresult cuCtxCreate_v2(CUcontext* context, unsigned int flags, CUdevice device) {
+    (void)flags;
+    CUresult rc = check_device(device);
+    if (rc != CUDA_SUCCESS) return rc;
+    if (!context) return CUDA_ERROR_INVALID_VALUE;
+    fake_delay("cuCtxCreate_v2");
+    struct fake_context* made = malloc(sizeof *made);
+    if (!made) return CUDA_ERROR_OUT_OF_MEMORY;
+    made->device = device;
+    current_context = made;
+    *context = (CUcontext)(void*)made;
+    return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuCtxDestroy_v2(CUcontext context) {
+    CUresult rc = require_init();
+    if (rc != CUDA_SUCCESS) return rc;
+    struct fake_context* gone = (struct fake_context*)(void*)context;
+    if (!gone || (gone >= primary_contexts && gone < primary_contexts + FAKE_MAX_GPUS))
+        return CUDA_ERROR_INVALID_CONTEXT;
+    fake_delay("cuCtxDestroy_v2");
+    if (current_context == gone) current_context = NULL;
+    free(gone);
+    return CUDA_SUCCESS;
 }
 
 FAKE_EXPORT CUresult cuCtxSynchronize(void) {
@@ -256,43 +314,76 @@ static int cache_entry(const char* ptx, char* path, size_t size) {
     return 1;
 }
 
-/* A PTX image costs jit_ms unless the compute cache already has it. */
-static void jit_compile(const void* image) {
+/* Whether an image is PTX text: ELF cubins and fat binaries are not. */
+static int is_ptx(const void* image) {
     const char* text = (const char*)image;
-    if (config()->jit_ms <= 0) return;
-    /* ELF cubins and fat binaries are not NUL-terminated text: not PTX. */
     if (memcmp(text,
                "\x7f"
                "ELF",
                4) == 0 ||
         memcmp(text, "\x50\xed\x55\xba", 4) == 0)
-        return;
-    if (!strstr(text, ".version")) return;
+        return 0;
+    return strstr(text, ".version") != NULL;
+}
+
+/* A PTX image costs jit_ms unless the compute cache already has it; the
+ * milliseconds spent, as CU_JIT_WALL_TIME reports them. */
+static float jit_compile(const void* image) {
+    const char* text = (const char*)image;
+    if (config()->jit_ms <= 0 || !is_ptx(image)) return 0;
     char path[4200];
     int cacheable = !cache_disabled && cache_entry(text, path, sizeof path);
-    if (cacheable && access(path, F_OK) == 0) return; /* a cache hit costs nothing */
+    if (cacheable && access(path, F_OK) == 0) return 0; /* a cache hit costs nothing */
     struct timespec pause = {config()->jit_ms / 1000, (long)(config()->jit_ms % 1000) * 1000000L};
     nanosleep(&pause, NULL);
     if (cacheable) {
         FILE* entry = fopen(path, "w");
         if (entry) fclose(entry);
     }
+    return (float)config()->jit_ms;
 }
 
-FAKE_EXPORT CUresult cuModuleLoadData(CUmodule* module, const void* image) {
+/* The JIT options the caller passed: its wall time and error log. */
+static void answer_jit_options(unsigned int count, CUjit_option* options, void** values, float wall_ms,
+                               const char* error) {
+    for (unsigned int i = 0; options && values && i < count; ++i) {
+        if (options[i] == CU_JIT_WALL_TIME) {
+            memcpy(&values[i], &wall_ms, sizeof wall_ms);
+        } else if (options[i] == CU_JIT_ERROR_LOG_BUFFER && error) {
+            size_t size = 0;
+            for (unsigned int j = 0; j < count; ++j)
+                if (options[j] == CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES) size = (size_t)(uintptr_t)values[j];
+            if (size > 0 && values[i]) snprintf((char*)values[i], size, "%s", error);
+        }
+    }
+}
+
+static CUresult load_module(CUmodule* module, const void* image, unsigned int count, CUjit_option* options,
+                            void** values) {
     CUresult rc = require_init();
     if (rc != CUDA_SUCCESS) return rc;
     if (!module || !image) return CUDA_ERROR_INVALID_VALUE;
+    fake_delay("cuModuleLoadDataEx");
     if (config()->module_load != 0) return (CUresult)config()->module_load;
-    jit_compile(image);
+    if (config()->ptx_load != 0 && is_ptx(image)) {
+        answer_jit_options(
+            count, options, values, 0,
+            "ptxas application ptx input, line 1; fatal   : the fake driver's JIT refuses this PTX");
+        return (CUresult)config()->ptx_load;
+    }
+    float wall = jit_compile(image);
+    answer_jit_options(count, options, values, wall, NULL);
     *module = (CUmodule)(void*)&fake_module;
     return CUDA_SUCCESS;
 }
 
+FAKE_EXPORT CUresult cuModuleLoadData(CUmodule* module, const void* image) {
+    return load_module(module, image, 0, NULL, NULL);
+}
+
 FAKE_EXPORT CUresult cuModuleLoadDataEx(CUmodule* module, const void* image, unsigned int count,
                                         CUjit_option* options, void** values) {
-    (void)count, (void)options, (void)values;
-    return cuModuleLoadData(module, image);
+    return load_module(module, image, count, options, values);
 }
 
 FAKE_EXPORT CUresult cuModuleUnload(CUmodule module) {
@@ -311,6 +402,7 @@ FAKE_EXPORT CUresult cuModuleGetFunction(CUfunction* function, CUmodule module, 
 FAKE_EXPORT CUresult cuMemAlloc(CUdeviceptr* pointer, size_t bytes) {
     CUresult rc = require_init();
     if (rc != CUDA_SUCCESS) return rc;
+    fake_delay("cuMemAlloc_v2");
     void* memory = calloc(1, bytes ? bytes : 1);
     if (!memory) return CUDA_ERROR_OUT_OF_MEMORY;
     *pointer = (CUdeviceptr)(uintptr_t)memory;
@@ -318,6 +410,7 @@ FAKE_EXPORT CUresult cuMemAlloc(CUdeviceptr* pointer, size_t bytes) {
 }
 
 FAKE_EXPORT CUresult cuMemFree(CUdeviceptr pointer) {
+    fake_delay("cuMemFree_v2");
     free((void*)(uintptr_t)pointer);
     return require_init();
 }
@@ -336,15 +429,18 @@ FAKE_EXPORT CUresult cuMemcpyDtoH(void* destination, CUdeviceptr source, size_t 
     return CUDA_SUCCESS;
 }
 
-/* Accepts the launch and does nothing: a driver that drops work. */
+/* Accepts the launch; the work runs on the simulated device, which drops
+ * it unless kernels_run=1: a driver that drops work, by default. */
 FAKE_EXPORT CUresult cuLaunchKernel(CUfunction function, unsigned grid_x, unsigned grid_y, unsigned grid_z,
                                     unsigned block_x, unsigned block_y, unsigned block_z,
                                     unsigned shared_bytes, CUstream stream, void** parameters, void** extra) {
-    (void)grid_x, (void)grid_y, (void)grid_z, (void)block_x, (void)block_y, (void)block_z;
-    (void)shared_bytes, (void)stream, (void)parameters, (void)extra;
+    (void)grid_y, (void)grid_z, (void)block_y, (void)block_z, (void)shared_bytes, (void)extra;
     CUresult rc = require_init();
     if (rc != CUDA_SUCCESS) return rc;
-    return function ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+    if (!function) return CUDA_ERROR_INVALID_HANDLE;
+    fake_delay("cuLaunchKernel");
+    fake_run_kernel(stream, grid_x, block_x, parameters);
+    return CUDA_SUCCESS;
 }
 
 struct entry_point {

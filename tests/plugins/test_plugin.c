@@ -203,6 +203,7 @@ static const strata_plugin_descriptor descriptor = {
 #endif
     0,
     NULL, /* release_benchmarks */
+    0,    /* benchmark_flags */
 };
 
 STRATA_PLUGIN_EXPORT const strata_plugin_descriptor* strata_plugin_entry(void) {

@@ -31,6 +31,7 @@
  *   1.1  STRATA_LAYER_FRAMEWORK.
  *   1.2  strata_check.about_device / device.
  *   1.3  strata_plugin_descriptor.release_benchmarks.
+ *   1.4  strata_plugin_descriptor.benchmark_flags (STRATA_BENCHMARKS_DRIVER_API).
  */
 #ifndef STRATA_PLUGIN_H
 #define STRATA_PLUGIN_H
@@ -43,7 +44,7 @@ extern "C" {
 #endif
 
 #define STRATA_PLUGIN_ABI_MAJOR 1
-#define STRATA_PLUGIN_ABI_MINOR 3
+#define STRATA_PLUGIN_ABI_MINOR 4
 
 /** Name of the one symbol every plugin exports. */
 #define STRATA_PLUGIN_ENTRY_SYMBOL "strata_plugin_entry"
@@ -232,7 +233,23 @@ typedef struct strata_plugin_descriptor {
      * the CUDA runtime may already be torn down. Read it only when
      * struct_size covers it. */
     strata_task_fn release_benchmarks;
+    /* ABI 1.4; zero-initialised means none. A set of strata_benchmark_flags.
+     * Read it only when struct_size covers it. */
+    uint32_t benchmark_flags;
 } strata_plugin_descriptor;
+
+/** How the harness runs a plugin's benchmarks (ABI 1.4). */
+enum strata_benchmark_flags {
+    /* The benchmarks call the driver API (libcuda) alone. The harness makes
+     * the context and the stream with the driver API, so `stream` is a
+     * CUstream, and the CUDA runtime is never initialised in that worker:
+     * what is measured is the driver's own cost, and the benchmarks run under
+     * any libcuda, the fault-injection one included. The harness sets
+     * CUDA_CACHE_DISABLE=1 before cuInit, so a PTX load is a real JIT. They
+     * run hot only: an L2 flush means nothing to an allocation, a context or
+     * a copy engine. */
+    STRATA_BENCHMARKS_DRIVER_API = 1u
+};
 
 /** The entry point every plugin exports. */
 typedef const strata_plugin_descriptor* (*strata_plugin_entry_fn)(void);

@@ -34,6 +34,7 @@ struct PluginRecord {
     uint32_t selftest_timeout_s = 0;
     std::vector<std::string> required_libraries;
     std::vector<BenchmarkInfo> benchmarks;
+    uint32_t benchmark_flags = 0;  // strata_benchmark_flags (ABI 1.4)
     PluginState state = PluginState::loaded;
     std::string message;          // why it was refused or failed; empty when loaded
     std::string missing_library;  // the exact soname, for missing_dependency

@@ -102,6 +102,8 @@ LoadResult read_descriptor(const strata_plugin_descriptor* d, const std::string&
             return bad("benchmark " + std::to_string(i) + " is invalid");
         record.benchmarks.push_back({*bench_name, *parameters, b.bytes_per_iteration, b.flops_per_iteration});
     }
+    constexpr size_t v14_size = offsetof(strata_plugin_descriptor, benchmark_flags) + sizeof(uint32_t);
+    if (d->struct_size >= v14_size) record.benchmark_flags = d->benchmark_flags;
     return LoadedPlugin{d, std::move(record)};
 }
 

@@ -62,6 +62,7 @@ Json plugin_to_json(const PluginRecord& plugin) {
             {"timeouts_s", {{"probe", plugin.probe_timeout_s}, {"selftest", plugin.selftest_timeout_s}}},
             {"required_libraries", plugin.required_libraries},
             {"benchmarks", benchmarks},
+            {"benchmark_flags", plugin.benchmark_flags},
             {"path", plugin.path}};
 }
 
@@ -98,6 +99,9 @@ PluginRecord plugin_from_json(const Json& object) {
         plugin.benchmarks.push_back({string_field(b, "name"), optional_string(b, "parameters"),
                                      number_field(b, "bytes_per_iteration"),
                                      number_field(b, "flops_per_iteration")});
+    if (object.contains("benchmark_flags"))
+        plugin.benchmark_flags = static_cast<uint32_t>(
+            bounded_integer(object["benchmark_flags"], "benchmark_flags", 0, UINT32_MAX));
     plugin.path = optional_string(object, "path");
     return plugin;
 }

@@ -1,0 +1,39 @@
+// The GPU, context and stream a driver-API plugin's benchmarks run on
+// (STRATA_BENCHMARKS_DRIVER_API), made through libcuda alone: the CUDA
+// runtime is never initialised, so what those benchmarks time is the
+// driver's own work, and they run under any libcuda, the fault-injection one
+// included. libcuda is dlopened, never linked.
+#pragma once
+
+#include <string>
+
+namespace strata::bench {
+
+class DriverSession {
+public:
+    // Sets CUDA_CACHE_DISABLE=1 (a PTX load is then a real JIT), runs
+    // cuInit, retains GPU `device`'s primary context, makes it current and
+    // creates a stream; unavailable() says why when any step failed.
+    explicit DriverSession(int device);
+    ~DriverSession();
+    DriverSession(const DriverSession&) = delete;
+    DriverSession& operator=(const DriverSession&) = delete;
+
+    // Why no benchmark can run ("no NVIDIA driver (...)"); empty when usable.
+    const std::string& unavailable() const { return unavailable_; }
+    void* stream() const { return stream_; }  // a CUstream
+    const std::string& device_name() const { return name_; }
+    const std::string& pci_bus_id() const { return bus_id_; }  // "" when unknown
+
+private:
+    struct Api;
+    const Api* api_ = nullptr;
+    int device_ = 0;
+    bool retained_ = false;
+    void* stream_ = nullptr;
+    std::string name_;
+    std::string bus_id_;
+    std::string unavailable_;
+};
+
+}  // namespace strata::bench
