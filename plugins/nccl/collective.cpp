@@ -1,4 +1,4 @@
-#include "all_reduce.h"
+#include "collective.h"
 
 #include "output_samples.h"
 
@@ -16,7 +16,7 @@ std::vector<float> rank_input(size_t count, int rank) {
 
 }  // namespace
 
-AllReduce::AllReduce(size_t max_count, cudaStream_t home_stream) : max_count_(max_count) {
+Collectives::Collectives(size_t max_count, cudaStream_t home_stream) : max_count_(max_count) {
     int devices = 0;
     if (cudaError_t rc = cudaGetDeviceCount(&devices); rc != cudaSuccess || devices == 0) {
         error_ = rc ? plugin::cuda_error_text(rc) : "no GPU";
@@ -50,7 +50,7 @@ AllReduce::AllReduce(size_t max_count, cudaStream_t home_stream) : max_count_(ma
     cudaSetDevice(home_);
 }
 
-AllReduce::~AllReduce() {
+Collectives::~Collectives() {
     for (size_t d = 0; d < streams_.size(); ++d) {
         cudaSetDevice(static_cast<int>(d));
         if (own_stream_[d]) cudaStreamDestroy(streams_[d]);
@@ -59,28 +59,86 @@ AllReduce::~AllReduce() {
     cudaSetDevice(home_);
 }
 
-bool AllReduce::run(size_t count) {
-    if (!error_.empty()) return false;
-    if (count > max_count_) {
-        error_ =
-            "all-reduce of " + std::to_string(count) + " floats on buffers of " + std::to_string(max_count_);
-        return false;
+bool Collectives::enqueue(Collective c, size_t total) {
+    const int n = ranks();
+    const RankCounts counts = rank_counts(c, total, n);
+    const size_t part = n > 0 ? total / static_cast<size_t>(n) : 0;
+    ncclResult_t rc = ncclSuccess;
+    for (int d = 0; rc == ncclSuccess && d < n; ++d) {
+        const float* in = send_[d].get();
+        float* out = receive_[d].get();
+        switch (c) {
+            case Collective::all_reduce:
+                rc = ncclAllReduce(in, out, counts.send, ncclFloat, ncclSum, comms_[d], streams_[d]);
+                break;
+            case Collective::all_gather:
+                rc = ncclAllGather(in, out, counts.send, ncclFloat, comms_[d], streams_[d]);
+                break;
+            case Collective::reduce_scatter:
+                rc = ncclReduceScatter(in, out, counts.receive, ncclFloat, ncclSum, comms_[d], streams_[d]);
+                break;
+            case Collective::broadcast:
+                rc = ncclBroadcast(in, out, counts.send, ncclFloat, 0, comms_[d], streams_[d]);
+                break;
+            case Collective::reduce:
+                rc = ncclReduce(in, out, counts.send, ncclFloat, ncclSum, 0, comms_[d], streams_[d]);
+                break;
+            case Collective::all_to_all:
+                for (int peer = 0; rc == ncclSuccess && peer < n; ++peer) {
+                    rc = ncclSend(in + peer * part, part, ncclFloat, peer, comms_[d], streams_[d]);
+                    if (rc == ncclSuccess)
+                        rc = ncclRecv(out + peer * part, part, ncclFloat, peer, comms_[d], streams_[d]);
+                }
+                break;
+            case Collective::send_recv:
+                rc = ncclSend(in, counts.send, ncclFloat, (d + 1) % n, comms_[d], streams_[d]);
+                if (rc == ncclSuccess)
+                    rc = ncclRecv(out, counts.receive, ncclFloat, (d + n - 1) % n, comms_[d], streams_[d]);
+                break;
+        }
     }
-    ncclResult_t rc = ncclGroupStart();
-    for (size_t d = 0; rc == ncclSuccess && d < comms_.size(); ++d)
-        rc = ncclAllReduce(send_[d].get(), receive_[d].get(), count, ncclFloat, ncclSum, comms_[d],
-                           streams_[d]);
-    ncclResult_t end = ncclGroupEnd();
-    if (rc == ncclSuccess) rc = end;
-    if (rc != ncclSuccess) error_ = std::string("ncclAllReduce: ") + ncclGetErrorString(rc);
+    if (rc != ncclSuccess)
+        last_error_ = std::string("nccl ") + collective_name(c) + ": " + ncclGetErrorString(rc);
     return rc == ncclSuccess;
 }
 
-AllReduce::Check AllReduce::verify(size_t count) {
+bool Collectives::run(Collective c, size_t total) {
+    if (!error_.empty()) {
+        last_error_ = error_;
+        return false;
+    }
+    if (total > max_count_) {
+        last_error_ = std::string(collective_name(c)) + " of " + std::to_string(total) +
+                      " floats on buffers of " + std::to_string(max_count_);
+        return false;
+    }
+    if (ncclResult_t rc = ncclGroupStart(); rc != ncclSuccess) {
+        last_error_ = std::string("ncclGroupStart: ") + ncclGetErrorString(rc);
+        return false;
+    }
+    bool enqueued = enqueue(c, total);
+    ncclResult_t end = ncclGroupEnd();
+    if (enqueued && end != ncclSuccess)
+        last_error_ = std::string("nccl ") + collective_name(c) + ": " + ncclGetErrorString(end);
+    return enqueued && end == ncclSuccess;
+}
+
+double Collectives::moved_bytes(Collective c, size_t total) const {
+    RankCounts counts = rank_counts(c, total, ranks());
+    size_t elements = c == Collective::all_gather ? counts.receive : counts.send;
+    return static_cast<double>(elements) * sizeof(float);
+}
+
+Collectives::Check Collectives::verify(Collective c, size_t total) {
     Check out;
-    auto base = plugin::input_pattern(count, 9);
-    double factor = ranks() * (ranks() + 1) / 2.0;
-    for (int d = 0; d < ranks(); ++d) {
+    const int n = ranks();
+    const RankCounts counts = rank_counts(c, total, n);
+    const size_t part = n > 0 ? total / static_cast<size_t>(n) : 0;
+    auto base = plugin::input_pattern(max_count_, 9);
+    const double sum_of_ranks = n * (n + 1) / 2.0;  // of the factors r + 1
+    bool first = true;
+    for (int d = 0; d < n; ++d) {
+        if (c == Collective::reduce && d != 0) continue;  // only the root receives
         cudaSetDevice(d);
         std::vector<float> got;
         cudaError_t rc = cudaStreamSynchronize(streams_[d]);
@@ -89,18 +147,33 @@ AllReduce::Check AllReduce::verify(size_t count) {
             out.problem = "GPU " + std::to_string(d) + ": " + plugin::cuda_error_text(rc);
             break;
         }
-        for (size_t i = 0; i < count && i < got.size(); ++i) {
-            double want = base[i] * factor;
+        for (size_t i = 0; i < counts.receive && i < got.size(); ++i) {
+            double want = 0;
+            switch (c) {
+                case Collective::all_reduce:
+                case Collective::reduce: want = base[i] * sum_of_ranks; break;
+                case Collective::all_gather: want = base[i % part] * static_cast<double>(i / part + 1); break;
+                case Collective::reduce_scatter: want = base[d * part + i] * sum_of_ranks; break;
+                case Collective::broadcast: want = base[i]; break;
+                case Collective::all_to_all:
+                    want = base[d * part + i % part] * static_cast<double>(i / part + 1);
+                    break;
+                case Collective::send_recv: want = base[i] * static_cast<double>((d + n - 1) % n + 1); break;
+            }
             double error = plugin::relative_error(got[i], want);
-            if (error > out.error || (d == 0 && i == 0)) out = {error, d, i, got[i], want, {}};
+            if (error > out.error || first) out = {error, d, i, got[i], want, {}};
+            first = false;
         }
     }
     cudaSetDevice(home_);
     return out;
 }
 
-bool AllReduce::time(size_t count, uint64_t iterations, double* elapsed_ms) {
-    if (!error_.empty()) return false;
+bool Collectives::time(Collective c, size_t total, uint64_t iterations, double* elapsed_ms) {
+    if (!error_.empty()) {
+        last_error_ = error_;
+        return false;
+    }
     std::vector<cudaEvent_t> ready(ranks()), done(ranks());
     bool ok = true;
     for (int d = 0; d < ranks(); ++d) {
@@ -121,7 +194,7 @@ bool AllReduce::time(size_t count, uint64_t iterations, double* elapsed_ms) {
                                                   if (d != home_)
                                                       cudaStreamWaitEvent(streams_[d], ready[home_], 0);
                                           }
-                                          bool step = run(count);
+                                          bool step = run(c, total);
                                           if (--left == 0)
                                               for (int d = 0; d < ranks(); ++d) {
                                                   if (d == home_) continue;

@@ -1,7 +1,8 @@
-// NCCL all-reduce (sum, FP32) across every local GPU from one process, one
-// communicator per GPU (ncclCommInitAll), with buffers for the largest size
-// so that one set of communicators serves every message size. With one GPU
-// it is a one-rank all-reduce: NCCL copies the input, no collective runs.
+// The NCCL collectives of nccl-tests (sum of FP32 where they reduce) across
+// every local GPU from one process, one communicator per GPU
+// (ncclCommInitAll), with buffers for the largest size so that one set of
+// communicators serves every collective and size. With one GPU each is a
+// one-rank collective: NCCL copies, no bus is crossed.
 #pragma once
 
 #include <nccl.h>
@@ -14,24 +15,32 @@
 
 namespace strata::nccl {
 
-class AllReduce {
+class Collectives {
 public:
     // Rank r runs on GPU r. The current GPU is the home rank: it uses
     // `home_stream` (the benchmark's stream, which belongs to that GPU; the
     // others get their own) and carries the timing events. nullptr means the
-    // home GPU gets its own stream too.
-    AllReduce(size_t max_count, cudaStream_t home_stream);
-    ~AllReduce();
-    AllReduce(const AllReduce&) = delete;
-    AllReduce& operator=(const AllReduce&) = delete;
+    // home GPU gets its own stream too. `max_count` elements per buffer.
+    Collectives(size_t max_count, cudaStream_t home_stream);
+    ~Collectives();
+    Collectives(const Collectives&) = delete;
+    Collectives& operator=(const Collectives&) = delete;
 
+    // Why the communicators or buffers could not be made; empty when they were.
     const std::string& error() const { return error_; }
+    // Why the last collective failed: one collective the driver or NCCL
+    // refuses leaves the others usable.
+    const std::string& last_error() const { return last_error_; }
     int ranks() const { return static_cast<int>(comms_.size()); }
     int home() const { return home_; }
-    // Enqueues one all-reduce of `count` floats (at most max_count) on every
-    // GPU, in one NCCL group.
-    bool run(size_t count);
-    // Every rank's output equals the sum of every rank's input.
+    // Enqueues one collective of `total` elements (nccl-tests' size; at most
+    // max_count) on every GPU, in one NCCL group. Broadcast and reduce use
+    // root 0; send/recv sends to the next rank and receives from the
+    // previous; alltoall is a send and a receive per pair, as nccl-tests does.
+    bool run(Collective c, size_t total);
+    // Every rank's output against what the collective must give from the
+    // inputs (rank r's input is a common pattern times r + 1, so a missing
+    // or doubled rank shows).
     struct Check {
         double error = 0;
         int rank = 0;
@@ -39,15 +48,17 @@ public:
         double got = 0, want = 0;
         std::string problem;
     };
-    Check verify(size_t count);
-    // Device time of `iterations` all-reduces, measured with events on the
+    Check verify(Collective c, size_t total);
+    // Device time of `iterations` collectives, measured with events on the
     // home stream, which the other GPUs' streams first wait for and which at
     // the end waits for every GPU to finish.
-    bool time(size_t count, uint64_t iterations, double* elapsed_ms);
-    // The bus bandwidth factor of nccl-tests for all-reduce: 2(n-1)/n, 0 for one rank.
-    double bus_factor() const { return all_reduce_bus_factor(ranks()); }
+    bool time(Collective c, size_t total, uint64_t iterations, double* elapsed_ms);
+    // nccl-tests' S for a run of `total` elements: the bytes the benchmark moves.
+    double moved_bytes(Collective c, size_t total) const;
 
 private:
+    bool enqueue(Collective c, size_t total);
+
     size_t max_count_;
     int home_ = 0;
     std::vector<ncclComm_t> comms_;
@@ -55,6 +66,7 @@ private:
     std::vector<bool> own_stream_;
     std::vector<plugin::DeviceBuffer<float>> send_, receive_;
     std::string error_;
+    std::string last_error_;
 };
 
 }  // namespace strata::nccl

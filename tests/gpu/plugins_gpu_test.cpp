@@ -1,11 +1,11 @@
 // The library plugins' GPU objects on a real GPU: the cuBLASLt GEMM with the
 // algorithm cuBLASLt picks for the workspace it is given, and the NCCL
-// all-reduce timed on the stream of the GPU the harness chose.
+// collectives timed on the stream of the GPU the harness chose, each verified.
 #include <cuda_runtime_api.h>
 
 #include <catch2/catch.hpp>
 
-#include "all_reduce.h"
+#include "collective.h"
 #include "gemm.h"
 
 using strata::cublas::GemmProblem;
@@ -29,7 +29,8 @@ TEST_CASE("cuBLASLt runs the algorithm picked for the 32 MiB workspace it is giv
     }
 }
 
-TEST_CASE("the all-reduce is timed on the harness's stream, on the harness's GPU", "[gpu]") {
+TEST_CASE("every collective is timed on the harness's stream, on the harness's GPU, and verified", "[gpu]") {
+    using strata::nccl::Collective;
     int count = 0;
     REQUIRE(cudaGetDeviceCount(&count) == cudaSuccess);
     const int home = count - 1;  // --device N with N != 0 where there are several GPUs
@@ -38,17 +39,22 @@ TEST_CASE("the all-reduce is timed on the harness's stream, on the harness's GPU
     REQUIRE(cudaStreamCreate(&stream) == cudaSuccess);
     {
         constexpr size_t kCount = 1 << 20;
-        strata::nccl::AllReduce all_reduce(4 * kCount, stream);
-        REQUIRE(all_reduce.error().empty());
-        CHECK(all_reduce.home() == home);
-        CHECK(all_reduce.ranks() == count);
-        double ms = 0;
-        REQUIRE(all_reduce.time(kCount, 20, &ms));
-        CHECK(ms > 0);
-        auto check = all_reduce.verify(kCount);
-        CHECK(check.problem.empty());
-        CHECK(check.error <= 1e-6);
-        CHECK_FALSE(all_reduce.run(4 * kCount + 1));  // beyond its buffers: refused, not overrun
+        strata::nccl::Collectives collectives(4 * kCount, stream);
+        REQUIRE(collectives.error().empty());
+        CHECK(collectives.home() == home);
+        CHECK(collectives.ranks() == count);
+        for (Collective c :
+             {Collective::all_reduce, Collective::all_gather, Collective::reduce_scatter,
+              Collective::broadcast, Collective::reduce, Collective::all_to_all, Collective::send_recv}) {
+            INFO(strata::nccl::collective_name(c));
+            double ms = 0;
+            REQUIRE(collectives.time(c, kCount, 20, &ms));
+            CHECK(ms > 0);
+            auto check = collectives.verify(c, kCount);
+            CHECK(check.problem.empty());
+            CHECK(check.error <= 1e-6);
+        }
+        CHECK_FALSE(collectives.run(Collective::all_reduce, 4 * kCount + 1));  // beyond its buffers: refused
     }
     cudaStreamDestroy(stream);
     cudaSetDevice(0);

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Checks a `strata bench` results file from a GPU: strict JSON (no NaN or
 Infinity), both modes, stream/triad against both bandwidth roofs, strata's
-environment in the context, and no benchmark that errored.
+environment in the context, no benchmark that errored, every driver-facing
+benchmark present (hot only), and NCCL's busbw as nccl-tests defines it for
+the ranks it ran on (on one rank: 0 for all_reduce, all_gather,
+reduce_scatter and alltoall; algbw for broadcast, reduce and sendrecv).
 
 usage: check_bench_json.py BENCH.json     (exit 1 with the problems listed)
 Used by tests/scripts/gpu_bench.sh (ctest, label gpu) and scripts/gpu-check.
@@ -32,6 +35,25 @@ def main(path):
     for b in document["benchmarks"]:
         if b.get("error_occurred"):
             problems.append(f'{b["name"]}: {b.get("error_message")}')
+    driver = {b["name"].split("/mode:")[0] for b in document["benchmarks"] if b["name"].startswith("driver/")}
+    if len(driver) != 26:
+        problems.append(f"{len(driver)} driver-facing benchmarks, not 26")
+    if any(b["name"].startswith("driver/") and "/mode:cold/" in b["name"] for b in document["benchmarks"]):
+        problems.append("driver-facing benchmarks run hot only")
+    factors = {"all_reduce": lambda n: 2 * (n - 1) / n, "all_gather": lambda n: (n - 1) / n,
+               "reduce_scatter": lambda n: (n - 1) / n, "alltoall": lambda n: (n - 1) / n,
+               "broadcast": lambda n: 1, "reduce": lambda n: 1, "sendrecv": lambda n: 1}
+    for b in document["benchmarks"]:
+        parts = b["name"].split("/")
+        if len(parts) < 2 or parts[0] != "nccl" or b.get("error_occurred") or b.get("run_type") != "iteration":
+            continue
+        ranks, algbw, busbw = b.get("ranks"), b.get("algbw_bytes_per_second"), b.get("busbw_bytes_per_second")
+        if not ranks or algbw is None or busbw is None or parts[1] not in factors:
+            problems.append(f'{b["name"]}: no ranks, algbw or busbw counter')
+            continue
+        want = algbw * factors[parts[1]](int(ranks))
+        if abs(busbw - want) > 1e-6 * max(1.0, want):
+            problems.append(f'{b["name"]}: busbw {busbw} on {ranks} rank(s), nccl-tests defines {want}')
     for b in triad:
         print(f'{b["name"]}: {b["percent_of_peak_bandwidth"]:.1f}% of peak bandwidth, '
               f'{b.get("percent_of_copy_roof", float("nan")):.1f}% of the measured copy')
