@@ -53,6 +53,24 @@ bool is_google_benchmark_field(const std::string& key) {
     return fields.count(key) > 0;
 }
 
+}  // namespace
+
+std::string benchmark_identity(std::string_view run_name) {
+    auto configuration = [](std::string_view part) {
+        for (std::string_view key : {"min_time:", "min_warmup_time:", "repeats:", "iterations:"})
+            if (part.substr(0, key.size()) == key) return true;
+        return part == "manual_time" || part == "real_time" || part == "process_time";
+    };
+    for (size_t slash = run_name.rfind('/'); slash != std::string_view::npos && slash > 0;
+         slash = run_name.rfind('/')) {
+        if (!configuration(run_name.substr(slash + 1))) break;
+        run_name = run_name.substr(0, slash);
+    }
+    return std::string(run_name);
+}
+
+namespace {
+
 // Which registered benchmark each run name came from. Google Benchmark lets
 // two benchmarks share a name (two BENCHMARK()s given one ->Name()) and
 // writes both under one run_name; pooling their times would compare a
@@ -104,7 +122,7 @@ void read_entry(const Json& entry, const std::string& where, TimeMetric metric, 
     // repetitions read on their own rows; BigO and RMS rows have no times
     // at all. Only the median is kept, for files that hold aggregates alone.
     if (run_type == "aggregate" && aggregate != "median") return;
-    std::string name = entry.value("run_name", name_field.get<std::string>());
+    std::string name = benchmark_identity(entry.value("run_name", name_field.get<std::string>()));
     auto [slot, added] = out.index.try_emplace(name, out.series.size());
     if (added) out.series.push_back({name, {}, std::nullopt, {}, {}});
     identities.note(entry, slot->second, added, name, run_type == "iteration", where);

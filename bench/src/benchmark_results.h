@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -18,9 +19,17 @@ namespace strata::bench {
 // real_time, what GPU work is judged by) or the CPU time of the thread.
 enum class TimeMetric { real_time, cpu_time };
 
+// A benchmark's identity from Google Benchmark's run_name: the name with the
+// run-configuration arguments it appends last stripped — /min_time:…,
+// /min_warmup_time:…, /repeats:…, /iterations:…, /manual_time, /real_time,
+// /process_time — so runs at two levels (`--level quick` writes repeats:5,
+// `standard` repeats:10) are the same benchmark. /threads:N stays: it is
+// other work.
+std::string benchmark_identity(std::string_view run_name);
+
 struct BenchmarkSeries {
-    std::string name;             // run_name: the benchmark with its arguments, without aggregate suffixes
-    std::vector<double> samples;  // the chosen time of each repetition, in nanoseconds
+    std::string name;                          // benchmark_identity of run_name, without aggregate suffixes
+    std::vector<double> samples;               // the chosen time of each repetition, in nanoseconds
     std::optional<double> reported_median_ns;  // the "median" aggregate, when only aggregates were kept
     std::string error;                         // error_message, when the benchmark reported one
     // User counters (bytes_per_second, busbw, ...): each repetition's value,

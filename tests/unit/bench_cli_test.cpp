@@ -31,12 +31,15 @@ TEST_CASE("strata bench plans, then says why nothing ran") {
     INFO(result.out << result.err);
     CHECK(result.exit_code == 1);
     CHECK(has(result.err, "planned: "));
-    CHECK(has(result.err, "planned: 34 run(s) (benchmark x mode) x 5 repetition(s) on 1 GPU(s), about "));
-    for (const char* plugin : {"cublas", "cudart", "cudnn", "nccl"})
+    // 35 benchmarks cold and hot, and the driver plugin's 26 hot only (driver API).
+    CHECK(has(result.err, "planned: 96 run(s) (benchmark x mode) x 5 repetition(s) on 1 GPU(s), about "));
+    for (const char* plugin : {"cublas", "cudart", "cudnn", "driver", "nccl"})
         CHECK(has(result.out, std::string(plugin) + ": benchmarks skipped: no usable GPU (no NVIDIA driver"));
     CHECK(has(result.out, "nothing was measured"));
     auto filtered = run_process({strata_binary(), "bench", "--filter", "all_reduce"});
     CHECK(has(filtered.err, "planned: 8 run(s)"));
+    auto driver = run_process({strata_binary(), "bench", "--filter", "^driver/copy/"});
+    CHECK(has(driver.err, "planned: 6 run(s)"));  // hot only
     // The filter sees the runner's full names, modes included.
     auto hot = run_process({strata_binary(), "bench", "--filter", "all_reduce.*mode:hot"});
     CHECK(has(hot.err, "planned: 4 run(s)"));
@@ -147,4 +150,43 @@ TEST_CASE("results: rounds of one benchmark pool, two benchmarks under one name 
                       Catch::Contains("a second benchmark named"));
     auto repetitions = strata::bench::parse_results(document({entry(-1, 0, 0), entry(-1, 0, 1)}), "ok.json");
     CHECK(repetitions.series[0].samples.size() == 2);
+}
+
+TEST_CASE("a benchmark's identity leaves out the run settings Google Benchmark appends to its name") {
+    using strata::bench::benchmark_identity;
+    CHECK(benchmark_identity("driver/copy/h2d/bytes=67108864,host=pinned/mode:hot/device:0/min_time:0.020/"
+                             "repeats:8/manual_time") ==
+          "driver/copy/h2d/bytes=67108864,host=pinned/mode:hot/device:0");
+    CHECK(benchmark_identity("BM_copy/4096/iterations:100/repeats:3/real_time") == "BM_copy/4096");
+    CHECK(benchmark_identity("BM_x/min_warmup_time:0.5/process_time") == "BM_x");
+    // Other work, and names that only look like settings, stay.
+    CHECK(benchmark_identity("BM_copy/4096/threads:8") == "BM_copy/4096/threads:8");
+    CHECK(benchmark_identity("BM_copy/4096/threads:8/real_time") == "BM_copy/4096/threads:8");
+    CHECK(benchmark_identity("repeats:3") == "repeats:3");
+    CHECK(benchmark_identity("BM_real_time_name") == "BM_real_time_name");
+}
+
+TEST_CASE("runs at two levels compare: the runner's names carry repeats and min_time") {
+    // The driver plugin's benchmarks under the fault-injection driver, at
+    // --repetitions 3 and 4: "repeats:3" and "repeats:4" in the names.
+    std::vector<std::string> fake = {"LD_LIBRARY_PATH=" STRATA_TEST_FAKE_DRIVER_DIR,
+                                     "STRATA_FAKE_CUDA=kernels_run=1",
+                                     "HOME=" + strata::test::scratch_path("home")};
+    std::string a = strata::test::scratch_path("identity_a.json"),
+                b = strata::test::scratch_path("identity_b.json");
+    for (auto [out, repetitions] : {std::pair{a, "3"}, std::pair{b, "4"}}) {
+        auto run = run_process({strata_binary(), "bench", "--filter", "^driver/sync/stream_synchronize",
+                                "--repetitions", repetitions, "--out", out},
+                               fake);
+        INFO(run.out << run.err);
+        REQUIRE(run.exit_code == 0);
+    }
+    auto compared = run_process({strata_binary(), "compare", a, b, "--json"});
+    INFO(compared.out << compared.err);
+    REQUIRE(compared.exit_code == 0);
+    auto json = nlohmann::json::parse(compared.out);
+    REQUIRE(json["benchmarks"].size() == 1);
+    CHECK(json["benchmarks"][0]["name"] == "driver/sync/stream_synchronize/idle_stream=1/mode:hot/device:0");
+    CHECK(json["benchmarks"][0]["base_repetitions"] == 3);
+    CHECK(json["benchmarks"][0]["new_repetitions"] == 4);
 }
