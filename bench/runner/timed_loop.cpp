@@ -137,17 +137,34 @@ bool prepare(TimedTarget& t, benchmark::State& state) {
     return !t.broken;
 }
 
-// The time of one timed region, or 0 with the repetition skipped.
-double timed_region(benchmark::State& state, TimedTarget& t, RecordingHost& recording, uint64_t launches) {
+// Ends a repetition that measures nothing with the iteration count a
+// measured one reports: Google Benchmark's ComputeStats checks that every
+// repetition of a benchmark has the first one's count and aborts the whole
+// runner otherwise. A repetition that returned before its loop reported 0;
+// one skipped inside a batched loop, the predicted count rather than the
+// whole batches a measured one runs. So the loop is run to its end, without
+// work, and the repetition skipped after it.
+void skip_repetition(benchmark::State& state, const TimedTarget& t, const std::string& reason) {
+    if (t.cold)
+        for (auto _ : state) {
+        }
+    else
+        while (state.KeepRunningBatch(static_cast<benchmark::IterationCount>(t.batch))) {
+        }
+    state.SkipWithError(reason.c_str());
+}
+
+// The time of one timed region, or 0 when the run failed.
+double timed_region(TimedTarget& t, RecordingHost& recording, uint64_t launches) {
     double ms = 0;
     range_push(t.domain, "timed");
     strata_task_result rc = t.benchmark->run(&recording.api, t.stream, launches, &ms);
     nvtxDomainRangePop(t.domain);
-    if (rc != STRATA_TASK_OK || !(ms > 0)) {
-        state.SkipWithError("a timed run failed");
-        return 0;
-    }
-    return ms;
+    return rc == STRATA_TASK_OK && ms > 0 ? ms : 0;
+}
+
+std::string failed_run(const RecordingHost& recording) {
+    return "a timed run failed" + (recording.last_error.empty() ? "" : ": " + recording.last_error);
 }
 
 // Hot: batches of launches until Google Benchmark has its minimum time.
@@ -155,8 +172,11 @@ double timed_region(benchmark::State& state, TimedTarget& t, RecordingHost& reco
 double run_hot(benchmark::State& state, TimedTarget& t, RecordingHost& recording, uint64_t& launches) {
     double total_ms = 0;
     while (state.KeepRunningBatch(static_cast<benchmark::IterationCount>(t.batch))) {
-        double ms = timed_region(state, t, recording, t.batch);
-        if (ms == 0) break;
+        double ms = timed_region(t, recording, t.batch);
+        if (ms == 0) {
+            skip_repetition(state, t, failed_run(recording));
+            break;
+        }
         // The whole batch's time: Google Benchmark divides by the `batch`
         // iterations this pass counted.
         state.SetIterationTime(ms / 1e3);
@@ -177,8 +197,12 @@ double run_cold(benchmark::State& state, TimedTarget& t, RecordingHost& recordin
     for (auto _ : state) {
         do {
             if (t.flush_l2) t.flush_l2();  // not timed: outside the events
-            double ms = timed_region(state, t, recording, 1);
-            if (ms == 0) return 0;
+            double ms = timed_region(t, recording, 1);
+            if (ms == 0) {
+                // Inside the one-iteration loop, which reports its 1 iteration.
+                state.SkipWithError(failed_run(recording).c_str());
+                return 0;
+            }
             total_ms += ms;
             ++launches;
         } while (total_ms < t.min_time_s * 1e3 && launches < kMaxColdRunsPerRepetition &&
@@ -193,7 +217,7 @@ double run_cold(benchmark::State& state, TimedTarget& t, RecordingHost& recordin
 
 void run_timed(benchmark::State& state, TimedTarget& t) {
     if (SteadyClock::now() >= t.stop_at) {
-        state.SkipWithError("not run: the runner's time budget (STRATA_BENCH_BUDGET_S) was spent");
+        skip_repetition(state, t, "not run: the runner's time budget (STRATA_BENCH_BUDGET_S) was spent");
         return;
     }
     if (!prepare(t, state)) return;

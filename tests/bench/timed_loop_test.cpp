@@ -17,6 +17,13 @@
 //      their device time reached the minimum: ~10^5 runs per repetition.
 //      A cold repetition is now bounded in runs and in wall time;
 //   5. a runner over its budget skips what is left, with the reason.
+// And one the driver benchmarks showed under load:
+//   6. a repetition skipped after an earlier one of the same benchmark had
+//      run (the budget spent midway, or a run failing) returned before its
+//      loop, so it reported 0 iterations; Google Benchmark's ComputeStats
+//      checks that every repetition has the first one's count and aborted
+//      the runner: every result of the plugin was lost. Later skips happen
+//      inside the started loop, which reports the same count.
 // Exit 0 when all hold, with the evidence printed; run by ctest.
 #include "timed_loop.h"
 
@@ -89,6 +96,31 @@ strata_task_result fails_validation(const strata_host_api*, void*) {
     return STRATA_TASK_FAILED;
 }
 
+// Benchmarks that fail, or spend the runner's budget, once their timed runs
+// have reached a given device time: Google Benchmark decides on the manual
+// time alone, so which repetition that falls in is fixed. Hot: 0.03 ms per
+// launch, so the loop batches 17 launches and the iteration count Google
+// Benchmark predicts is no multiple of 17 (a repetition skipped inside the
+// loop then reported the prediction, a measured one the whole batches).
+// Cold: 25 ms per run, one run per repetition.
+struct Trigger {
+    double per_launch_ms = 0.03;
+    double timed_ms = 0;                  // so far, the warm-up's included
+    double fail_after_ms = 1e30;          // runs after this much fail
+    double spend_budget_after_ms = 1e30;  // and after this, the budget is spent
+    strata::bench::TimedTarget* target = nullptr;
+};
+Trigger hot_failing, hot_budget, cold_failing{25}, cold_budget{25};
+
+template <Trigger* T>
+strata_task_result triggered(const strata_host_api*, void*, uint64_t launches, double* elapsed_ms) {
+    if (T->timed_ms >= T->fail_after_ms) return STRATA_TASK_FAILED;
+    if (T->timed_ms >= T->spend_budget_after_ms) T->target->stop_at = Clock::now();
+    *elapsed_ms = T->per_launch_ms * static_cast<double>(launches);
+    T->timed_ms += *elapsed_ms;
+    return STRATA_TASK_OK;
+}
+
 strata_benchmark fake(const char* name, strata_task_result (*validate)(const strata_host_api*, void*)) {
     strata_benchmark b{};
     b.struct_size = sizeof b;
@@ -139,8 +171,14 @@ int main(int argc, char** argv) {
     strata_benchmark short_kernel = fake("short", nullptr);
     short_kernel.run = short_run;
     strata_benchmark late = fake("late", nullptr);
+    strata_benchmark hot_fails = fake("hot_fails", nullptr), hot_over = fake("hot_over", nullptr);
+    strata_benchmark cold_fails = fake("cold_fails", nullptr), cold_over = fake("cold_over", nullptr);
+    hot_fails.run = triggered<&hot_failing>;
+    hot_over.run = triggered<&hot_budget>;
+    cold_fails.run = triggered<&cold_failing>;
+    cold_over.run = triggered<&cold_budget>;
     strata::bench::TimedTarget broken_target, hot_target, collective_target, chatty_target, cold_target,
-        late_target;
+        late_target, hot_fails_target, hot_over_target, cold_fails_target, cold_over_target;
     broken_target.benchmark = &broken;
     hot_target.benchmark = &hot;
     collective_target.benchmark = &collective;
@@ -150,6 +188,24 @@ int main(int argc, char** argv) {
     cold_target.flush_l2 = slow_flush;
     late_target.benchmark = &late;
     late_target.stop_at = Clock::now();  // the runner's budget is spent before it starts
+    // Hot: the first repetition (with Google Benchmark's estimate) takes
+    // about 35 ms of device time, each later one about 28: a failure after
+    // 70 ms falls inside the third, a budget spent after 40 ms before it.
+    hot_fails_target.benchmark = &hot_fails;
+    hot_failing.fail_after_ms = 70;
+    hot_over_target.benchmark = &hot_over;
+    hot_budget.spend_budget_after_ms = 40;
+    hot_budget.target = &hot_over_target;
+    // Cold: the warm-up's two runs (50 ms), then one 25 ms run per repetition.
+    for (auto* t : {&cold_fails_target, &cold_over_target}) {
+        t->cold = true;
+        t->flush_l2 = [] {};
+    }
+    cold_fails_target.benchmark = &cold_fails;
+    cold_failing.fail_after_ms = 100;
+    cold_over_target.benchmark = &cold_over;
+    cold_budget.spend_budget_after_ms = 75;
+    cold_budget.target = &cold_over_target;
     // The worker's host: what reaches strata, counted.
     struct Counts {
         int measurements = 0, logs = 0;
@@ -169,7 +225,11 @@ int main(int argc, char** argv) {
                                  {"collective", &collective_target},
                                  {"chatty", &chatty_target},
                                  {"cold", &cold_target},
-                                 {"late", &late_target}})
+                                 {"late", &late_target},
+                                 {"hot_fails", &hot_fails_target},
+                                 {"hot_over", &hot_over_target},
+                                 {"cold_fails", &cold_fails_target},
+                                 {"cold_over", &cold_over_target}})
         strata::bench::register_timed(name, *target, kRepetitions);
     benchmark::Initialize(&argc, argv);
     Collector collector;
@@ -235,6 +295,15 @@ int main(int argc, char** argv) {
     const auto& over = collector.by_name["late"];
     expect(over.repetitions == kRepetitions && over.errors == kRepetitions,
            "a benchmark after the runner's budget is skipped with the reason, every repetition");
+    // Finding 6: reaching this line at all is the test (the runner aborted,
+    // once two repetitions had measured and a third was skipped); the first
+    // two keep their results, the last says why not.
+    for (const char* name : {"hot_fails", "hot_over", "cold_fails", "cold_over"}) {
+        const auto& seen = collector.by_name[name];
+        expect(seen.repetitions == kRepetitions && seen.errors == 1,
+               std::string(name) + ": two repetitions measured, the last skipped with the reason (" +
+                   std::to_string(seen.errors) + " skipped)");
+    }
     // Each repetition stops near the minimum time in launches, not batch x min_time.
     expect(wall_s < 6 * 0.02 * 4 * 10 * std::max(1.0, launch_ms / kLaunchMs),
            "the run takes about repetitions x min_time (" + std::to_string(wall_s) + " s)");
