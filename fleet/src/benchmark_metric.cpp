@@ -71,9 +71,9 @@ std::string quoted_value(const std::string& metric, double value) {
                metric.compare(metric.size() - suffix.size(), suffix.size(), suffix) == 0;
     };
     if (ends("bytes_per_second") || metric == "busbw")
-        std::snprintf(text, sizeof text, "%.3g GB/s", value / 1e9);
+        std::snprintf(text, sizeof text, "%.4g GB/s", value / 1e9);
     else if (metric == "flops_per_second")
-        std::snprintf(text, sizeof text, "%.3g TFLOP/s", value / 1e12);
+        std::snprintf(text, sizeof text, "%.4g TFLOP/s", value / 1e12);
     else if (metric == "real_time" || metric == "cpu_time") {
         const char* unit = value >= 1e9 ? "s" : value >= 1e6 ? "ms" : value >= 1e3 ? "us" : "ns";
         double scaled = value >= 1e9   ? value / 1e9

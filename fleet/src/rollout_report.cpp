@@ -92,10 +92,10 @@ std::string render_rollout_text(const RolloutResult& result) {
             out << "  " << group << ":\n";
             for (const BenchmarkJudgement* j : judged) {
                 std::string quoted = quoted_medians(*j);
-                out << "  " << decision_name(j->decision) << "  " << j->name << "  " << performance_text(*j)
+                out << "    " << decision_name(j->decision) << "  " << j->name << "  " << performance_text(*j)
                     << "  [" << j->metric
                     << (j->bigger_is_better ? ", bigger is better" : ", smaller is better") << "; "
-                    << evidence_name(j->evidence) << "]\n      " << (quoted.empty() ? "" : quoted + "; ")
+                    << evidence_name(j->evidence) << "]\n        " << (quoted.empty() ? "" : quoted + "; ")
                     << j->reason << "\n";
             }
         }
