@@ -59,7 +59,8 @@
  *                          host (default 0: a driver that drops work)
  *   delay_us.<entry>=<us>  a host-visible cost added to that entry point:
  *                          delay_us.cuMemAlloc_v2=40, delay_us.cuMemHostRegister_v2=900,
- *                          delay_us.cuLaunchKernel=5, delay_us.cuCtxCreate_v2=300 ...
+ *                          delay_us.cuLaunchKernel=5, delay_us.cuCtxCreate_v2=300,
+ *                          delay_us.cuInit=800 (a process's first cuInit only) ...
  *                          (the exported name, as the benchmarks resolve it)
  *
  * GPU health, through NVML; each value may be a comma-separated list, one

@@ -81,6 +81,7 @@ static CUresult check_device(CUdevice device) {
 FAKE_EXPORT CUresult cuInit(unsigned int flags) {
     if (flags != 0) return CUDA_ERROR_INVALID_VALUE;
     if (config()->init != 0) return (CUresult)config()->init;
+    if (!initialised) fake_delay("cuInit"); /* the driver's start-up, once per process */
     initialised = 1;
     const char* disable = getenv("CUDA_CACHE_DISABLE");
     cache_disabled = disable && strcmp(disable, "1") == 0;
@@ -223,6 +224,7 @@ FAKE_EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext* context, CUdevice devic
     if (rc != CUDA_SUCCESS) return rc;
     /* A caller that retains a context while an earlier one was never released leaked it. */
     if (config()->strict_contexts && retained_contexts > 0) return CUDA_ERROR_UNKNOWN;
+    fake_delay("cuDevicePrimaryCtxRetain");
     primary_contexts[device].device = device;
     *context = (CUcontext)(void*)&primary_contexts[device];
     ++retained_contexts;

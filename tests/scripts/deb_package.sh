@@ -47,7 +47,8 @@ status=$?
 set -e
 [ $status -le 1 ] || fail "doctor from the package exited $status"
 grep -q '"driver.libcuda"' "$scratch/doctor.json" || fail "doctor ran no driver plugin"
-for file in usr/lib/strata/strata-bench-runner usr/share/strata/slurm/strata-healthcheck \
+for file in usr/lib/strata/strata-bench-runner usr/lib/strata/strata-driver-cold-start \
+            usr/share/strata/slurm/strata-healthcheck \
             usr/share/strata/slurm/strata-qualify.sbatch usr/share/strata/kubernetes/strata-qualify-job.yaml \
             usr/share/strata/schemas/fleet.schema.json usr/include/strata/plugin.h; do
   test -e "$root/$file" || fail "the package lacks /$file"

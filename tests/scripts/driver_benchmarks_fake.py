@@ -23,6 +23,7 @@ STRATA, FAKE_DIR, SOURCE = sys.argv[1], sys.argv[2], sys.argv[3]
 failures = []
 
 EXPECTED = [
+    "context/cold_start/process=new",
     "context/create_destroy/flags=0",
     "module/load/image=cubin",
     "module/load/image=ptx,jit_cache=disabled",
@@ -107,7 +108,8 @@ def near(got, want, tolerance=1e-3):
 work = tempfile.mkdtemp(prefix="strata-driver-bench-")
 try:
     # 1. Every benchmark runs, hot only, and reports what the fake was told.
-    fake = STEADY + ";jit_ms=4;delay_us.cuCtxCreate_v2=250;delay_us.cuMemHostRegister_v2=300"
+    fake = (STEADY + ";jit_ms=4;delay_us.cuCtxCreate_v2=250;delay_us.cuMemHostRegister_v2=300;"
+            "delay_us.cuInit=800;delay_us.cuDevicePrimaryCtxRetain=400")
     results = bench(work, "all", fake)
     check(sorted(results) == sorted(EXPECTED), f"the driver's benchmarks: {sorted(results)}")
     for name, entries in results.items():
@@ -134,6 +136,9 @@ try:
           f"a PTX load pays the JIT every time (the cache is disabled): {ptx.get('real_time')} us")
     check(1500 <= cubin.get("real_time", 0) < ptx.get("real_time", 0), "a cubin loads without the JIT")
     check(first.get("context/create_destroy/flags=0", {}).get("real_time", 0) >= 250, "cuCtxCreate's cost is timed")
+    cold = first.get("context/cold_start/process=new", {})
+    check(cold.get("init_ms", 0) >= 0.8 and cold.get("retain_ms", 0) >= 0.4 and cold.get("real_time", 0) >= 1200,
+          f"a fresh process's cuInit and first retain, each timed, their sum the iteration: {cold}")
     check(first.get("memory/host_register_unregister/bytes=2097152", {}).get("real_time", 0) >= 300,
           "cuMemHostRegister's cost is timed")
 

@@ -18,7 +18,8 @@ constexpr size_t KiB = size_t{1} << 10, MiB = size_t{1} << 20, GiB = size_t{1} <
 // start-up cost and keeps a quick level quick.
 constexpr size_t kCopyBytes = 64 * MiB;
 
-constexpr std::array<Case, 26> kCases = {{
+constexpr std::array<Case, 27> kCases = {{
+    {"context/cold_start", "process=new", 0, 0, 0, validate_cold_start, run_cold_start},
     {"context/create_destroy", "flags=0", 0, 0, 0, validate_context, run_context},
     {"module/load", "image=cubin", 0, 0, kModuleCubin, validate_module_load, run_module_load},
     {"module/load", "image=ptx,jit_cache=disabled", 0, 0, kModulePtx, validate_module_load, run_module_load},
