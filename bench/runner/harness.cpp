@@ -85,10 +85,6 @@ double peak_bandwidth_gbps(int device) {
     return 2.0 * clock_khz * 1e3 * (bus_bits / 8.0) / 1e9;  // double data rate
 }
 
-}  // namespace
-
-namespace {
-
 // What the benchmarks of one plugin run on, however it was set up.
 struct Gpu {
     void* stream = nullptr;
@@ -125,7 +121,7 @@ size_t run_registered(const strata_plugin_descriptor& plugin, const strata_host_
             target->flush_l2 = gpu.flush_l2;
             target->peak_gbps = gpu.peak_gbps;
             target->copy_roof_gbps = gpu.copy_roof_gbps;
-            target->memory_bound = gpu.peak_gbps > 0 && is_memory_bound(b, plugin_name);
+            target->memory_bound = is_memory_bound(b, plugin_name);
             target->clocks = &clocks;
             target->domain = domain;
             std::string name = plugin_name + "/" + text(b.name) + "/" + text(b.parameters) +
@@ -176,6 +172,10 @@ strata_task_result run_driver_api_benchmarks(const strata_plugin_descriptor& plu
                "benchmarks skipped: no usable GPU (" + session.unavailable() + ")");
         return STRATA_TASK_OK;
     }
+    if (settings.out_path.empty()) {
+        report(host, "bench." + plugin_name, STRATA_STATUS_ERROR, "STRATA_BENCH_OUT is not set");
+        return STRATA_TASK_FAILED;
+    }
     Gpu gpu;
     gpu.stream = session.stream();
     gpu.name = session.device_name();
@@ -189,17 +189,17 @@ strata_task_result run_driver_api_benchmarks(const strata_plugin_descriptor& plu
 
 strata_task_result run_benchmarks(const strata_plugin_descriptor& plugin, const strata_host_api& host,
                                   const BenchSettings& settings) {
-    std::string plugin_name = text(plugin.name);
-    if (settings.out_path.empty()) {
-        report(host, "bench." + plugin_name, STRATA_STATUS_ERROR, "STRATA_BENCH_OUT is not set");
-        return STRATA_TASK_FAILED;
-    }
     if (flags_of(plugin) & STRATA_BENCHMARKS_DRIVER_API)
         return run_driver_api_benchmarks(plugin, host, settings);
+    std::string plugin_name = text(plugin.name);
     if (std::string why = gpu_unavailable(settings.device); !why.empty()) {
         report(host, "bench." + plugin_name, STRATA_STATUS_SKIP,
                "benchmarks skipped: no usable GPU (" + why + ")");
         return STRATA_TASK_OK;
+    }
+    if (settings.out_path.empty()) {
+        report(host, "bench." + plugin_name, STRATA_STATUS_ERROR, "STRATA_BENCH_OUT is not set");
+        return STRATA_TASK_FAILED;
     }
     cudaStream_t stream = nullptr;
     cudaError_t rc = cudaSetDevice(settings.device);
