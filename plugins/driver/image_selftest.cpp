@@ -8,6 +8,7 @@
 
 #include "driver_api.h"
 #include "image_fit.h"
+#include "probe_kernel_check.h"
 #include "strata_kernels/probe_images.h"
 
 namespace strata::driver {
@@ -17,7 +18,6 @@ namespace {
 using kernels::ProbeImage;
 
 constexpr size_t kElements = 1 << 20;
-constexpr float kScalar = 3.0f;
 
 // ".version 9.0" from the PTX header, for the 222 explanation.
 std::string ptx_isa(const ProbeImage& image) {
@@ -112,49 +112,8 @@ private:
         CUfunction function = nullptr;
         CUresult rc = api_.module_get_function(&function, module, kernels::kProbeKernelName);
         if (rc != CUDA_SUCCESS) return {STRATA_STATUS_FAIL, "cuModuleGetFunction: " + api_.describe(rc), rc};
-        std::vector<float> b(kElements), c(kElements), got(kElements, 0.f), want(kElements);
-        for (size_t i = 0; i < kElements; ++i) {
-            b[i] = static_cast<float>(i % 1024) * 0.5f;
-            c[i] = static_cast<float>(i % 77) - 38.f;
-            want[i] = b[i] + kScalar * c[i];
-        }
-        const size_t bytes = kElements * sizeof(float);
-        CUdeviceptr a_dev = 0, b_dev = 0, c_dev = 0;
-        auto release = [&] {
-            if (a_dev) api_.mem_free(a_dev);
-            if (b_dev) api_.mem_free(b_dev);
-            if (c_dev) api_.mem_free(c_dev);
-        };
-        auto fail = [&](const char* call, CUresult code) {
-            release();
-            return Outcome{STRATA_STATUS_FAIL, std::string(call) + ": " + api_.describe(code), code};
-        };
-        if ((rc = api_.mem_alloc(&a_dev, bytes)) != CUDA_SUCCESS) return fail("cuMemAlloc", rc);
-        if ((rc = api_.mem_alloc(&b_dev, bytes)) != CUDA_SUCCESS) return fail("cuMemAlloc", rc);
-        if ((rc = api_.mem_alloc(&c_dev, bytes)) != CUDA_SUCCESS) return fail("cuMemAlloc", rc);
-        if ((rc = api_.memcpy_htod(a_dev, got.data(), bytes)) != CUDA_SUCCESS)
-            return fail("cuMemcpyHtoD", rc);
-        if ((rc = api_.memcpy_htod(b_dev, b.data(), bytes)) != CUDA_SUCCESS) return fail("cuMemcpyHtoD", rc);
-        if ((rc = api_.memcpy_htod(c_dev, c.data(), bytes)) != CUDA_SUCCESS) return fail("cuMemcpyHtoD", rc);
-        float scalar = kScalar;
-        unsigned long long n = kElements;
-        void* parameters[] = {&a_dev, &b_dev, &c_dev, &scalar, &n};
-        rc = api_.launch_kernel(function, static_cast<unsigned>(kElements / 256), 1, 1, 256, 1, 1, 0, nullptr,
-                                parameters, nullptr);
-        if (rc != CUDA_SUCCESS) return fail("cuLaunchKernel", rc);
-        if ((rc = api_.ctx_synchronize()) != CUDA_SUCCESS) return fail("cuCtxSynchronize", rc);
-        if ((rc = api_.memcpy_dtoh(got.data(), a_dev, bytes)) != CUDA_SUCCESS)
-            return fail("cuMemcpyDtoH", rc);
-        release();
-        for (size_t i = 0; i < kElements; ++i) {
-            if (got[i] == want[i])
-                continue;  // exact: one fused multiply-add or one rounding, same either way
-            if (std::fabs(got[i] - want[i]) <= 1e-6f * std::fmax(1.f, std::fabs(want[i]))) continue;
-            return {STRATA_STATUS_FAIL,
-                    "wrong result: a[" + std::to_string(i) + "] = " + std::to_string(got[i]) + ", expected " +
-                        std::to_string(want[i]) +
-                        " (the launch returned success but the kernel did not do its work)"};
-        }
+        ProbeKernelCheck check = check_probe_kernel(api_, function, nullptr, kElements);
+        if (!check.problem.empty()) return {STRATA_STATUS_FAIL, check.problem, check.code};
         return {STRATA_STATUS_PASS, std::to_string(kElements) + " elements verified"};
     }
 

@@ -1,26 +1,24 @@
 #include "launch_benchmarks.h"
 
-#include <cmath>
 #include <map>
-#include <vector>
 
+#include "../probe_kernel_check.h"
 #include "module_benchmarks.h"
 
 namespace strata::driver::bench {
 
 namespace {
 
-constexpr float kScalar = 3.0f;
-
-// The probe kernel's parameters: a[i] = b[i] + scalar * c[i] for i < n.
-struct TriadArguments {
+// The probe kernel's parameters (a[i] = b[i] + scalar * c[i] for i < n)
+// with n = 0: the kernel returns at once.
+struct EmptyArguments {
     CUdeviceptr a = 0, b = 0, c = 0;
-    float scalar = kScalar;
+    float scalar = 3.0f;
     unsigned long long n = 0;
     void* pointers[5] = {&a, &b, &c, &scalar, &n};
 };
 
-TriadArguments empty_arguments;  // n = 0: the kernel returns at once
+EmptyArguments empty_arguments;
 
 bool launch_empty(const Run& run, CUfunction function) {
     return ok(
@@ -59,49 +57,19 @@ CUgraphExec graph_of(const Run& run, CUfunction function, size_t nodes) {
     return g.exec;
 }
 
-// The kernel on real elements computes what the CPU does: a launch that
-// returns success and drops the work is caught here, before any timing.
-bool kernel_computes(const Run& run, CUfunction function) {
-    constexpr size_t n = 4096;
-    std::vector<float> b(n), c(n), got(n, 0.f);
-    for (size_t i = 0; i < n; ++i) {
-        b[i] = static_cast<float>(i % 97);
-        c[i] = static_cast<float>(i % 31) - 15.f;
-    }
-    TriadArguments arguments;
-    arguments.n = n;
-    const size_t bytes = n * sizeof(float);
-    bool good = ok(run, run.api.mem_alloc(&arguments.a, bytes), "cuMemAlloc") &&
-                ok(run, run.api.mem_alloc(&arguments.b, bytes), "cuMemAlloc") &&
-                ok(run, run.api.mem_alloc(&arguments.c, bytes), "cuMemAlloc") &&
-                ok(run, run.api.memcpy_htod(arguments.a, got.data(), bytes), "cuMemcpyHtoD") &&
-                ok(run, run.api.memcpy_htod(arguments.b, b.data(), bytes), "cuMemcpyHtoD") &&
-                ok(run, run.api.memcpy_htod(arguments.c, c.data(), bytes), "cuMemcpyHtoD") &&
-                ok(run,
-                   run.api.launch_kernel(function, n / 256, 1, 1, 256, 1, 1, 0, run.stream,
-                                         arguments.pointers, nullptr),
-                   "cuLaunchKernel") &&
-                ok(run, run.api.stream_synchronize(run.stream), "cuStreamSynchronize") &&
-                ok(run, run.api.memcpy_dtoh(got.data(), arguments.a, bytes), "cuMemcpyDtoH");
-    for (CUdeviceptr p : {arguments.a, arguments.b, arguments.c})
-        if (p) run.api.mem_free(p);
-    if (!good) return false;
-    for (size_t i = 0; i < n; ++i)
-        if (std::fabs(got[i] - (b[i] + kScalar * c[i])) > 1e-5f) {
-            run.report.log(STRATA_LOG_ERROR, "the probe kernel returned success but a[" + std::to_string(i) +
-                                                 "] = " + std::to_string(got[i]) + ", expected " +
-                                                 std::to_string(b[i] + kScalar * c[i]));
-            return false;
-        }
-    return true;
-}
-
 }  // namespace
 
 bool validate_launch(const Case& c, const Run& run) {
     if (c.variant == kEventSync || c.variant == kStreamSync) return true;  // no work to check
     CUfunction function = probe_function(run);
-    if (!function || !kernel_computes(run, function)) return false;
+    if (!function) return false;
+    // On real elements first: a launch that returns success and drops the
+    // work is caught here, before any timing.
+    if (ProbeKernelCheck check = check_probe_kernel(run.api, function, run.stream, 4096);
+        !check.problem.empty()) {
+        run.report.log(STRATA_LOG_ERROR, "the probe kernel: " + check.problem);
+        return false;
+    }
     if (c.variant != kGraphLaunch) return true;
     CUgraphExec exec = graph_of(run, function, c.size);
     size_t nodes = 0;
@@ -121,16 +89,8 @@ bool run_launch(const Case& c, const Run& run, uint64_t iterations, double* elap
     switch (c.variant) {
         case kLaunchThroughput: {
             CUfunction function = probe_function(run);
-            if (!function) return false;
-            // The launches and the one synchronisation that ends them.
-            auto start = std::chrono::steady_clock::now();
-            double enqueued = 0;
-            if (!host_timed(iterations, &enqueued, [&] { return launch_empty(run, function); }) ||
-                !synchronize())
-                return false;
-            *elapsed_ms =
-                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-            return true;
+            return function && host_timed_to_completion(run, iterations, elapsed_ms,
+                                                        [&] { return launch_empty(run, function); });
         }
         case kLaunchRoundTrip: {
             CUfunction function = probe_function(run);
@@ -140,17 +100,9 @@ bool run_launch(const Case& c, const Run& run, uint64_t iterations, double* elap
         case kGraphLaunch: {
             CUfunction function = probe_function(run);
             CUgraphExec exec = function ? graph_of(run, function, c.size) : nullptr;
-            if (!exec) return false;
-            auto start = std::chrono::steady_clock::now();
-            double enqueued = 0;
-            if (!host_timed(
-                    iterations, &enqueued,
-                    [&] { return ok(run, run.api.graph_launch(exec, run.stream), "cuGraphLaunch"); }) ||
-                !synchronize())
-                return false;
-            *elapsed_ms =
-                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-            return true;
+            return exec && host_timed_to_completion(run, iterations, elapsed_ms, [&] {
+                       return ok(run, run.api.graph_launch(exec, run.stream), "cuGraphLaunch");
+                   });
         }
         case kEventSync: {
             CUevent event = nullptr;
