@@ -58,7 +58,7 @@ bool is_google_benchmark_field(const std::string& key) {
 std::string benchmark_identity(std::string_view run_name) {
     auto configuration = [](std::string_view part) {
         for (std::string_view key : {"min_time:", "min_warmup_time:", "repeats:", "iterations:"})
-            if (part.substr(0, key.size()) == key) return true;
+            if (part.starts_with(key)) return true;
         return part == "manual_time" || part == "real_time" || part == "process_time";
     };
     for (size_t slash = run_name.rfind('/'); slash != std::string_view::npos && slash > 0;

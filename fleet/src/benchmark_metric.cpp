@@ -19,15 +19,11 @@ bool bigger_is_better(const std::string& metric) {
     std::string m;
     for (char c : metric) m += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     auto has = [&](const char* part) { return m.find(part) != std::string::npos; };
-    auto ends = [&](const char* suffix) {
-        std::string_view tail(suffix);
-        return m.size() >= tail.size() && m.compare(m.size() - tail.size(), tail.size(), tail) == 0;
-    };
-    if (has("time") || has("latency") || has("error") || has("miss") || ends("_ms") || ends("_us") ||
-        ends("_ns"))
+    if (has("time") || has("latency") || has("error") || has("miss") || m.ends_with("_ms") ||
+        m.ends_with("_us") || m.ends_with("_ns"))
         return false;
     return has("per_second") || has("_per_s") || has("bw") || has("bandwidth") || has("flops") ||
-           has("throughput") || has("ops") || (m.size() >= 4 && m.compare(m.size() - 4, 4, "/sec") == 0);
+           has("throughput") || has("ops") || m.ends_with("/sec");
 }
 
 std::string choose_metric(const std::vector<const bench::BenchmarkSeries*>& all,
@@ -66,11 +62,7 @@ std::vector<double> metric_values(const bench::BenchmarkSeries& series, const st
 
 std::string quoted_value(const std::string& metric, double value) {
     char text[48];
-    auto ends = [&](std::string_view suffix) {
-        return metric.size() >= suffix.size() &&
-               metric.compare(metric.size() - suffix.size(), suffix.size(), suffix) == 0;
-    };
-    if (ends("bytes_per_second") || metric == "busbw")
+    if (metric.ends_with("bytes_per_second") || metric == "busbw")
         std::snprintf(text, sizeof text, "%.4g GB/s", value / 1e9);
     else if (metric == "flops_per_second")
         std::snprintf(text, sizeof text, "%.4g TFLOP/s", value / 1e12);
@@ -81,7 +73,7 @@ std::string quoted_value(const std::string& metric, double value) {
                         : value >= 1e3 ? value / 1e3
                                        : value;
         std::snprintf(text, sizeof text, "%.3g %s", scaled, unit);
-    } else if (ends("_ms"))
+    } else if (metric.ends_with("_ms"))
         std::snprintf(text, sizeof text, "%.3g ms", value);
     else
         std::snprintf(text, sizeof text, "%.4g", value);
@@ -89,7 +81,7 @@ std::string quoted_value(const std::string& metric, double value) {
 }
 
 std::string_view benchmark_group(std::string_view name) {
-    return name.substr(0, 7) == "driver/" ? "driver-facing" : "kernels and libraries";
+    return name.starts_with("driver/") ? "driver-facing" : "kernels and libraries";
 }
 
 }  // namespace strata::fleet

@@ -51,6 +51,19 @@ bool host_timed(uint64_t iterations, double* elapsed_ms, Body&& body) {
     return true;
 }
 
+// Host time of `iterations` calls of `body` and of the one
+// cuStreamSynchronize that ends the work they enqueued: for stream-ordered
+// calls (launches, pooled allocations), which cost what the stream takes to
+// do them.
+template <typename Body>
+bool host_timed_to_completion(const Run& run, uint64_t iterations, double* elapsed_ms, Body&& body) {
+    return host_timed(1, elapsed_ms, [&] {
+        for (uint64_t i = 0; i < iterations; ++i)
+            if (!body()) return false;
+        return ok(run, run.api.stream_synchronize(run.stream), "cuStreamSynchronize");
+    });
+}
+
 // Device time, between two events on the run's stream, of the work `body`
 // enqueues `iterations` times: for copies and kernels, whose cost is on the GPU.
 template <typename Body>

@@ -64,14 +64,16 @@ Buffers* buffers(const Run& run, size_t bytes) {
     return b.good ? &b : nullptr;
 }
 
-bool pinned(const Case& c) {
-    return c.variant == kHostToDevicePinned || c.variant == kDeviceToHostPinned ||
-           c.variant == kHostToDeviceBidirectional;
+// The host side of the measured copy: pinned or pageable, by the variant.
+void* host_buffer(const Case& c, const Buffers& b) {
+    bool pinned = c.variant == kHostToDevicePinned || c.variant == kDeviceToHostPinned ||
+                  c.variant == kHostToDeviceBidirectional;
+    return pinned ? b.pinned_a : b.pageable_a;
 }
 
 // One copy of the measured direction, enqueued on `stream`.
 bool enqueue(const Case& c, const Run& run, Buffers& b, CUstream stream) {
-    void* host = pinned(c) ? b.pinned_a : b.pageable_a;
+    void* host = host_buffer(c, b);
     switch (c.variant) {
         case kHostToDevicePinned:
         case kHostToDevicePageable:
@@ -93,7 +95,7 @@ bool destination_matches(const Case& c, const Run& run, Buffers& b, const void* 
     const void* got = back.data();
     switch (c.variant) {
         case kDeviceToHostPinned:
-        case kDeviceToHostPageable: got = pinned(c) ? b.pinned_a : b.pageable_a; break;
+        case kDeviceToHostPageable: got = host_buffer(c, b); break;
         case kDeviceToDevice:
             if (!ok(run, run.api.memcpy_dtoh(back.data(), b.device_b, b.bytes), "cuMemcpyDtoH")) return false;
             break;
@@ -116,7 +118,7 @@ bool validate_copy(const Case& c, const Run& run) {
     bool to_device = c.variant == kHostToDevicePinned || c.variant == kHostToDevicePageable ||
                      c.variant == kHostToDeviceBidirectional;
     if (to_device) {
-        std::memcpy(pinned(c) ? b->pinned_a : b->pageable_a, pattern.data(), c.size);
+        std::memcpy(host_buffer(c, *b), pattern.data(), c.size);
     } else if (!ok(run, run.api.memcpy_htod(b->device_a, pattern.data(), c.size), "cuMemcpyHtoD")) {
         return false;
     }

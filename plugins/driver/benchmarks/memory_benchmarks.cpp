@@ -125,18 +125,9 @@ bool run_memory(const Case& c, const Run& run, uint64_t iterations, double* elap
     switch (c.variant) {
         case kDeviceAlloc:
             return host_timed(iterations, elapsed_ms, [&] { return device_alloc_free(run, c.size); });
-        case kPoolAlloc: {
-            // Stream-ordered: the time runs until the stream has done them all.
-            if (!keep_pool(run)) return false;
-            double enqueued = 0;
-            auto start = std::chrono::steady_clock::now();
-            if (!host_timed(iterations, &enqueued, [&] { return pool_alloc_free(run, c.size); }) ||
-                !ok(run, run.api.stream_synchronize(run.stream), "cuStreamSynchronize"))
-                return false;
-            *elapsed_ms =
-                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-            return true;
-        }
+        case kPoolAlloc:
+            return keep_pool(run) && host_timed_to_completion(run, iterations, elapsed_ms,
+                                                              [&] { return pool_alloc_free(run, c.size); });
         case kHostAlloc:
             return host_timed(iterations, elapsed_ms, [&] { return host_alloc_free(run, c.size); });
         case kHostRegister: {
