@@ -175,23 +175,27 @@ try:
     cand_driver = "nvml_driver=580.65.06;version=13000;"
     judged = "^driver/(module|copy)"
 
-    def record(label, fake):
+    def record(label, fake, filter_=judged):
         path = f"{work}/{label}.record.json"
-        result = run(["record", "--filter", judged, "--repetitions", "8", "--timeout", "600", "--out", path],
+        result = run(["record", "--filter", filter_, "--repetitions", "8", "--timeout", "600", "--out", path],
                      fake, work)
         check(os.path.exists(path), f"record {label}: exit {result.returncode}\n{result.stderr[-2000:]}")
         return path
 
     base = record("base", base_driver + STEADY + ";jit_ms=5")
-    same = record("same", cand_driver + STEADY + ";jit_ms=5")
+    # "Nothing moved" on the figures the fake sets exactly (device time):
+    # whether host-timed ones hold still between two records is this
+    # machine's load, not strata's judgement (section 1 checks those).
+    steady_base = record("steady_base", base_driver + STEADY, "^driver/copy")
+    same = record("same", cand_driver + STEADY, "^driver/copy")
     slower = record("slower", cand_driver + STEADY.replace("gbps.pageable=8", "gbps.pageable=6") + ";jit_ms=25")
     refusing = record("refusing", cand_driver + STEADY + ";jit_ms=5;ptx_load=218")
     base_doc = json.load(open(base))
     recorded = [b for b in base_doc.get("benchmarks", []) if b["name"].startswith("driver/copy/h2d/")]
     check(recorded and near(recorded[0].get("bytes_per_second"), 20e9), "the record keeps the fake's figures unchanged")
 
-    def rollout(candidate):
-        result = run(["rollout", "--json", base, candidate], "", work)
+    def rollout(candidate, baseline=base):
+        result = run(["rollout", "--json", baseline, candidate], "", work)
         try:
             doc = json.loads(result.stdout)
             validate(doc, "rollout.schema.json")
@@ -203,14 +207,17 @@ try:
             failures.append(f"rollout {candidate}: no JSON\n{result.stdout}\n{result.stderr}")
             return result.returncode, {}
 
-    rc, doc = rollout(same)
-    check(rc == 0 and doc.get("decision") == "go", f"nothing moved: {doc.get('decision')} {doc.get('reasons')}")
+    rc, doc = rollout(same, steady_base)
+    check(rc == 0 and doc.get("decision") == "go" and len(doc.get("benchmarks", [])) == 6,
+          f"nothing moved: {doc.get('decision')} {doc.get('reasons')}")
     rc, doc = rollout(slower)
     reasons = " | ".join(doc.get("reasons", []))
     check(rc == 1 and doc.get("decision") == "no-go", f"a slower JIT is a no-go: {doc.get('decision')} {reasons}")
     check("module/load/image=ptx" in reasons, f"the no-go names the slower JIT: {reasons}")
     check("copy/h2d/bytes=67108864,host=pageable" in reasons, f"the no-go names the slower pageable copy: {reasons}")
-    check("module/load/image=cubin" not in reasons and "host=pinned" not in reasons,
+    # Of what did not move, the device-timed figures (the fake sets them
+    # exactly); a host-timed cubin load moves with this machine's load.
+    check(all(name not in reasons for name in ("host=pinned", "copy/d2d/", "h2d_bidirectional")),
           f"what did not move is not named: {reasons}")
     copies = [b for b in doc.get("benchmarks", []) if "copy/h2d/" in b["name"] and "pageable" in b["name"]]
     check(copies and copies[0].get("bigger_is_better") is True and near(copies[0].get("ratio"), 6 / 8, 0.01),
