@@ -1,6 +1,7 @@
 // The ELF, archive and fat-binary readers, with every image's contents
 // decompressed and, for cubins, parsed: the whole path `strata arch --details`
 // takes through an untrusted file.
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -62,6 +63,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                 (decision.verdict == Verdict::none || decision.native < decision.driver_refused ||
                  decision.native == 0))
                 __builtin_trap();
+            // What the JIT proof hands the driver: JIT-only fat binaries, each
+            // a whole container inside the file (or refused with a reason).
+            if (decision.jit_fat_binaries.size() > std::max<size_t>(decision.jit, 1)) __builtin_trap();
+            for (const auto& jit : decision.jit_fat_binaries) {
+                auto whole = container_size(bytes, jit.offset);
+                if (whole ? (*whole < 16 || jit.offset + *whole > size) : whole.error().empty())
+                    __builtin_trap();
+            }
         }
     for (uint64_t offset : listing->registration.offsets)
         if (offset >= size) __builtin_trap();  // a registered container lies inside the file

@@ -187,6 +187,8 @@ BinaryDecision decide_binary(const BinaryListing& listing, const Target& target)
         out.verdict = decision.verdict;
         out.image = decision.image ? decision.image->target_name() : "";
         out.reason = decision.reason;
+        if (decision.verdict == Verdict::jit)
+            out.jit_fat_binaries.push_back({decision.image->container, decision.image->target_name()});
         return out;
     }
     auto worse = [](Verdict a, Verdict b) { return static_cast<int>(a) > static_cast<int>(b); };
@@ -206,6 +208,9 @@ BinaryDecision decide_binary(const BinaryListing& listing, const Target& target)
         for (size_t i : indices) group.push_back(&images[i]);
         FileDecision decision = decide_images(group, target);
         ++out.registered;
+        if (decision.verdict == Verdict::jit)
+            out.jit_fat_binaries.push_back(
+                {images[indices.front()].container, decision.image->target_name()});
         ++(decision.verdict == Verdict::native ? out.native
            : decision.verdict == Verdict::jit  ? out.jit
                                                : out.none);

@@ -219,6 +219,22 @@ uint64_t producible_bytes(const FatbinImage& image) {
 
 }  // namespace
 
+Expected<uint64_t> container_size(Bytes file, uint64_t offset) {
+    if (!in_bounds(file, offset, container_header_size) ||
+        std::memcmp(file.data() + offset, container_magic, sizeof container_magic) != 0)
+        return Error{"no fat binary at " + hex(offset)};
+    uint16_t version = load_le<uint16_t>(file, offset + 4);
+    uint16_t header = load_le<uint16_t>(file, offset + 6);
+    uint64_t entries_size = load_le<uint64_t>(file, offset + 8);
+    if (version != 1 || header != container_header_size)
+        return Error{"the fat binary at " + hex(offset) + " has version " + std::to_string(version) +
+                     " and header size " + std::to_string(header) + ", expected 1 and 16"};
+    if (!in_bounds(file, offset + container_header_size, entries_size))
+        return Error{"the fat binary at " + hex(offset) + " declares " + hex(entries_size) +
+                     " bytes of entries, past the end of the file"};
+    return container_header_size + entries_size;
+}
+
 Expected<std::string> image_contents(const FatbinImage& image) {
     if (image.compression == Compression::none) return std::string(image.payload);
     if (image.uncompressed_size == 0 || image.uncompressed_size > max_image_bytes)

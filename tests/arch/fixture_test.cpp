@@ -1,5 +1,6 @@
 // Binaries nvcc built at test time with known -gencode sets: the exact image
 // list, and the verdict for a matrix of targets.
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "strata/arch/binary.h"
@@ -203,6 +204,38 @@ TEST_CASE("each registered fat binary is judged on its own: the worst translatio
     CHECK(object.listing.registration.offsets.empty());
     CHECK(decide_binary(object.listing, {90, std::nullopt}).verdict == Verdict::jit);
     CHECK(decide_binary(object.listing, {90, std::nullopt}).registered == 0);
+}
+
+TEST_CASE("the fat binaries the JIT compiles are named one by one, whole, as a loader hands them over") {
+    Loaded two = load("libtwo_units.so");
+    // On CC 9.0 unit A (sm_80 SASS, compute_80 PTX) is the one JIT-compiled.
+    BinaryDecision on_hopper = decide_binary(two.listing, {90, std::nullopt});
+    REQUIRE(on_hopper.jit_fat_binaries.size() == 1);
+    const auto& jit = on_hopper.jit_fat_binaries.front();
+    CHECK(jit.image == "compute_80");
+    CHECK(std::find(two.listing.registration.offsets.begin(), two.listing.registration.offsets.end(),
+                    jit.offset) != two.listing.registration.offsets.end());
+    // The whole container: its header says how long it is, and every image
+    // of unit A lies inside it.
+    auto size = container_size(two.file.bytes(), jit.offset);
+    REQUIRE(size);
+    CHECK(*size > 16);
+    for (const FatbinImage& image : two.listing.scan.images)
+        if (image.container == jit.offset) CHECK(image.offset + image.stored_size <= jit.offset + *size);
+    // On CC 8.0 unit A runs native and unit B is for other GPUs: nothing JITs.
+    CHECK(decide_binary(two.listing, {80, std::nullopt}).jit_fat_binaries.empty());
+    // A raw .fatbin is one container, handed over whole.
+    Loaded raw = load("kernel.fatbin");
+    BinaryDecision raw_on_hopper = decide_binary(raw.listing, {90, std::nullopt});
+    REQUIRE(raw_on_hopper.jit_fat_binaries.size() == 1);
+    CHECK(raw_on_hopper.jit_fat_binaries.front().offset == 0);
+    auto whole = container_size(raw.file.bytes(), 0);
+    REQUIRE(whole);
+    CHECK(*whole <= raw.file.bytes().size());
+    // Not a container: a clear error, not a size.
+    CHECK_FALSE(container_size(two.file.bytes(), 1));
+    CHECK_FALSE(container_size(
+        std::string_view("\x50\xed\x55\xba\x01\x00\x10\x00\xff\xff\xff\xff\xff\xff\xff\x7f", 16), 0));
 }
 
 TEST_CASE(

@@ -65,6 +65,15 @@ struct BinaryDecision {
     // without an image, and this stays 0.
     size_t driver_refused = 0;
     std::string refused_reason;
+    // The fat binaries (containers, by file offset) whose code for the
+    // target is PTX alone, with the PTX the driver would compile for each
+    // ("compute_90"): what a loader of this file hands the driver's JIT. For
+    // a file without a registration, the container of the picked PTX.
+    struct JitFatBinary {
+        uint64_t offset = 0;
+        std::string image;
+    };
+    std::vector<JitFatBinary> jit_fat_binaries;
     // Several registered fat binaries with different verdicts: the counts
     // matter; a unanimous answer reads as one image's would.
     bool disagree() const {

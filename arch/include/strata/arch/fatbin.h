@@ -62,6 +62,11 @@ FatbinScan scan_elf(const ElfFile& elf);
 // Scans a raw byte range (a .fatbin file, or one section).
 void scan_bytes(Bytes bytes, uint64_t file_offset, const std::string& section, bool strict, FatbinScan& out);
 
+// The whole container (fat binary) at `offset` of `file`, header and
+// entries, in bytes: what a loader hands the driver. An error when no
+// well-formed container header is there or it runs past the file.
+Expected<uint64_t> container_size(Bytes file, uint64_t offset);
+
 // The image as the driver would see it, decompressed when needed.
 Expected<std::string> image_contents(const FatbinImage& image);
 
