@@ -6,11 +6,15 @@
 
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "frameworks/framework_scan.h"
+#include "frameworks/jit_proof_plan.h"
+#include "probes/probe_context.h"
 #include "strata/arch/dynamic.h"
 #include "strata/arch/mapped_file.h"
 #include "support/run_process.h"
@@ -726,5 +730,53 @@ TEST_CASE("strata frameworks: FIFOs, oversized and escaping file lists in site-p
     CHECK(report["environment"]["framework.torch.version"]["value"] == "2.5.1");
     // The escaping entry is not the framework's file, and nothing hung.
     CHECK(result.out.find("/etc/passwd") == std::string::npos);
+    fs::remove_all(site);
+}
+
+TEST_CASE(
+    "the JIT proof's plan: the fat binaries `frameworks` says the JIT compiles, from trusted packages") {
+    fs::path site = torch_site("fw-jit-plan", "ptx90.so", "12.8");
+    Run run = frameworks_json({"--site-packages", site.string(), "--sm", "12.0"});
+    const Json& fact = run.report["environment"]["framework.torch.jit_fat_binaries"]["value"];
+    REQUIRE(fact.size() == 1);
+    CHECK(fact[0]["cc"] == "12.0");
+    CHECK(fact[0]["file"] == "torch/lib/libtorch_cuda.so");
+    REQUIRE(fact[0]["fat_binaries"].size() == 1);
+    const uint64_t offset = fact[0]["fat_binaries"][0][0], bytes = fact[0]["fat_binaries"][0][1];
+
+    strata::FrameworkOptions options;
+    options.environments.site_packages = {site.string()};
+    strata::FrameworkLayer layer = strata::scan_framework_layer(strata::ProbeContext::live(), options);
+    strata::JitProofPlan plan = strata::plan_jit_proof(layer, 120);
+    REQUIRE(plan.items.size() == 1);
+    const strata::JitProofItem& item = plan.items.front();
+    CHECK(item.offset == offset);
+    CHECK(item.bytes == bytes);
+    CHECK(item.image == "compute_90");
+    char expected_name[96];
+    std::snprintf(expected_name, sizeof expected_name, "torch/torch/lib/libtorch_cuda.so@0x%llx",
+                  static_cast<unsigned long long>(offset));
+    CHECK(item.name == expected_name);
+    // The bytes handed over are a whole fat binary: its magic, and the size its header gives.
+    std::ifstream in(item.file, std::ios::binary);
+    in.seekg(static_cast<std::streamoff>(offset));
+    std::string head(16, '\0');
+    in.read(head.data(), 16);
+    CHECK(head.substr(0, 4) == std::string("\x50\xed\x55\xba", 4));
+    uint64_t entries = 0;
+    std::memcpy(&entries, head.data() + 8, 8);
+    CHECK(16 + entries == bytes);
+    CHECK(strata::jit_proof_list(plan)["fat_binaries"][0]["offset"] == offset);
+
+    // SASS-less but for a GPU the PTX cannot reach: nothing to compile.
+    CHECK(strata::plan_jit_proof(layer, 80).items.empty());
+
+    // Packages others could write are never handed to the driver's compiler.
+    fs::permissions(site, fs::perms::others_write, fs::perm_options::add);
+    strata::JitProofPlan untrusted = strata::plan_jit_proof(layer, 120);
+    fs::permissions(site, fs::perms::others_write, fs::perm_options::remove);
+    CHECK(untrusted.items.empty());
+    REQUIRE(untrusted.left_out.size() == 1);
+    CHECK(untrusted.left_out[0].find("not handed to the driver") != std::string::npos);
     fs::remove_all(site);
 }

@@ -56,6 +56,7 @@ void check_extensions(const FrameworkInstall& install, const FrameworkTargets& t
     std::string framework_major = install.cuda_build ? major_of(install.cuda_version) : "";
     std::string names, evidence, failure, warning, remedy;
     Status status = Status::pass;
+    std::vector<FileVerdicts::JitFatBinary> extension_jit;
     auto worsen = [&](Status to) {
         if (severity(to) > severity(status)) status = to;
     };
@@ -167,6 +168,8 @@ void check_extensions(const FrameworkInstall& install, const FrameworkTargets& t
         if (targets.gpus.empty() || extension.device_code_files.empty()) continue;
         FileVerdicts verdicts =
             judge_files(extension.device_code_files, targets.gpus, targets.driver_version);
+        extension_jit.insert(extension_jit.end(), verdicts.jit_fat_binaries.begin(),
+                             verdicts.jit_fat_binaries.end());
         evidence += "\n  " + verdicts.evidence;
         worsen(verdicts.worst);
         if (verdicts.worst == Status::fail && failure.empty()) {
@@ -182,6 +185,10 @@ void check_extensions(const FrameworkInstall& install, const FrameworkTargets& t
                                                          "'s kernels; a build with native SASS avoids them";
         }
     }
+    if (!targets.gpus.empty())
+        add_fact(report, Layer::framework, "framework." + install.id + ".extension_jit_fat_binaries",
+                 jit_fat_binaries_json(extension_jit, install.site_dir),
+                 "arch/ (its extensions' registered fat binaries whose code for the GPU is PTX alone)");
     std::string id = "framework.extensions." + install.id;
     Check check = make_check(id, Layer::framework, status, "");
     check.evidence = evidence;

@@ -142,6 +142,11 @@ void check_architectures(const FrameworkInstall& install, const FrameworkTargets
         return;
     }
     FileVerdicts verdicts = judge_files(install.device_code_files, targets.gpus, targets.driver_version);
+    // Which fat binaries the JIT compiles, one by one: what `strata bench
+    // --jit-installed` hands the driver on such a GPU.
+    add_fact(report, Layer::framework, "framework." + install.id + ".jit_fat_binaries",
+             jit_fat_binaries_json(verdicts.jit_fat_binaries, install.site_dir),
+             "arch/ (registered fat binaries whose code for the GPU is PTX alone)");
     std::string on;
     for (const GpuInfo& gpu : targets.gpus) on += (on.empty() ? "CC " : ", CC ") + arch::cc_text(gpu.sm);
     if (!targets.gpus_given) on = "every GPU here (" + on + ")";

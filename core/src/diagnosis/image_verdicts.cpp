@@ -72,6 +72,9 @@ FileVerdicts judge_files(const std::vector<std::string>& files, const std::vecto
             const GpuInfo& gpu = gpus[g];
             // Each registered fat binary on its own: the worst decides (arch::decide_binary).
             auto decision = arch::decide_binary(*listing, {gpu.sm, driver});
+            for (const auto& jit : decision.jit_fat_binaries)
+                if (auto bytes = arch::container_size(file->bytes(), jit.offset))
+                    out.jit_fat_binaries.push_back({gpu.sm, path, jit.offset, *bytes, jit.image});
             // A target without a name is a compute capability someone gave, not a GPU here.
             std::string gpu_text = gpu.name.empty() ? "CC " + arch::cc_text(gpu.sm)
                                                     : "GPU " + std::to_string(gpu.index) + " (" + gpu.name +
@@ -143,6 +146,27 @@ FileVerdicts judge_files(const std::vector<std::string>& files, const std::vecto
             out.first_problem = set_aside[g] + "; no other file has code for this GPU";
             out.worst_is_refusal = false;
         }
+    }
+    return out;
+}
+
+Json jit_fat_binaries_json(const std::vector<FileVerdicts::JitFatBinary>& fat_binaries,
+                           const std::string& base) {
+    Json out = Json::array();
+    for (size_t i = 0; i < fat_binaries.size();) {
+        const FileVerdicts::JitFatBinary& first = fat_binaries[i];
+        std::string file = first.file;
+        if (!base.empty()) {
+            std::string relative = std::filesystem::path(file).lexically_relative(base).string();
+            if (!relative.empty() && !relative.starts_with("..")) file = relative;
+        }
+        Json offsets = Json::array();
+        for (;
+             i < fat_binaries.size() && fat_binaries[i].sm == first.sm && fat_binaries[i].file == first.file;
+             ++i)
+            offsets.push_back({fat_binaries[i].offset, fat_binaries[i].bytes});
+        out.push_back(
+            {{"cc", arch::cc_text(first.sm)}, {"file", file}, {"fat_binaries", std::move(offsets)}});
     }
     return out;
 }

@@ -3,6 +3,7 @@
 // kernels and the check of the libraries' fat binaries.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,16 @@ struct FileVerdicts {
     // The warning is a few fat binaries this driver refuses in a library
     // that runs native (arch::BinaryDecision::driver_refused), not PTX JIT.
     bool worst_is_refusal = false;
+    // Per GPU and file, each fat binary whose code for that GPU is PTX alone
+    // (arch::BinaryDecision::jit_fat_binaries): what loading the file hands
+    // the driver's JIT. The bytes are the whole container, header included.
+    struct JitFatBinary {
+        uint32_t sm = 0;
+        std::string file;
+        uint64_t offset = 0, bytes = 0;
+        std::string image;  // the PTX compiled: "compute_90"
+    };
+    std::vector<JitFatBinary> jit_fat_binaries;
 };
 
 // What to do about FileVerdicts::worst_is_refusal: nothing urgent.
@@ -31,5 +42,11 @@ std::string refused_code_remedy();
 
 FileVerdicts judge_files(const std::vector<std::string>& files, const std::vector<GpuInfo>& gpus,
                          const std::string& driver_version);
+
+// FileVerdicts::jit_fat_binaries as a fact's value, by GPU and file (paths
+// relative to `base` where they lie under it): [{"cc": "9.0", "file":
+// "torch/lib/libtorch_cuda.so", "fat_binaries": [[offset, bytes], ...]}].
+Json jit_fat_binaries_json(const std::vector<FileVerdicts::JitFatBinary>& fat_binaries,
+                           const std::string& base);
 
 }  // namespace strata
