@@ -69,6 +69,12 @@ std::string benchmark_identity(std::string_view run_name) {
     return std::string(run_name);
 }
 
+bool is_load_proof(std::string_view name) {
+    constexpr std::string_view prefix = "driver/jit_installed/";
+    return name.starts_with(prefix) && !name.substr(prefix.size()).starts_with("total/") &&
+           name.substr(prefix.size()) != "total";
+}
+
 namespace {
 
 // Which registered benchmark each run name came from. Google Benchmark lets

@@ -27,6 +27,13 @@ enum class TimeMetric { real_time, cpu_time };
 // other work.
 std::string benchmark_identity(std::string_view run_name);
 
+// One fat binary of the JIT proof (driver/jit_installed/<install>/<file>@0x…,
+// not its total): it proves a load. Its time is one of thousands and counts in
+// driver/jit_installed/total, which is judged like any benchmark; the fat
+// binary itself is judged on whether it loaded (`rollout`: no-go where the
+// base loaded it and the candidate refused it), never on its time.
+bool is_load_proof(std::string_view name);
+
 struct BenchmarkSeries {
     std::string name;                          // benchmark_identity of run_name, without aggregate suffixes
     std::vector<double> samples;               // the chosen time of each repetition, in nanoseconds

@@ -15,4 +15,11 @@ inline double level_min_time_s(const std::string& level) {
     return level == "long" ? 0.5 : level == "standard" ? 0.1 : 0.02;
 }
 
+// Passes of the JIT proof over the installed fat binaries: fewer than the
+// level's repetitions, since one pass over a large framework compiles for
+// minutes.
+inline int level_jit_passes(const std::string& level) {
+    return level == "long" ? 10 : level == "standard" ? 5 : 3;
+}
+
 }  // namespace strata::bench

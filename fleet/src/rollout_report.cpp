@@ -50,11 +50,26 @@ std::string quoted_medians(const BenchmarkJudgement& j) {
 }
 
 // The benchmarks of one group, in the order judged.
-std::vector<const BenchmarkJudgement*> in_group(const RolloutResult& result, std::string_view group) {
+// A group's judgements, less the JIT proof's fat binaries that loaded on
+// both sides (thousands for a large framework): those are counted in
+// `loaded_proofs` and said in one line. Refusals stay rows of their own.
+std::vector<const BenchmarkJudgement*> in_group(const RolloutResult& result, std::string_view group,
+                                                size_t& loaded_proofs) {
     std::vector<const BenchmarkJudgement*> out;
-    for (const BenchmarkJudgement& j : result.benchmarks)
-        if (benchmark_group(j.name) == group) out.push_back(&j);
+    loaded_proofs = 0;
+    for (const BenchmarkJudgement& j : result.benchmarks) {
+        if (benchmark_group(j.name) != group) continue;
+        if (bench::is_load_proof(j.name) && j.decision == Decision::go)
+            ++loaded_proofs;
+        else
+            out.push_back(&j);
+    }
     return out;
+}
+
+std::string loaded_proofs_text(size_t count) {
+    return "driver/jit_installed: " + std::to_string(count) +
+           " installed fat binaries JIT-compiled and loaded by CAND as by BASE (their time is in the total)";
 }
 
 constexpr std::string_view kGroups[] = {"driver-facing", "kernels and libraries"};
@@ -87,9 +102,11 @@ std::string render_rollout_text(const RolloutResult& result) {
         out << "\nperformance (CAND against BASE, above 0 is better; threshold " << threshold << ", "
             << static_cast<int>(result.options.confidence * 100) << "% intervals):\n";
         for (std::string_view group : kGroups) {
-            std::vector<const BenchmarkJudgement*> judged = in_group(result, group);
-            if (judged.empty()) continue;
+            size_t loaded_proofs = 0;
+            std::vector<const BenchmarkJudgement*> judged = in_group(result, group, loaded_proofs);
+            if (judged.empty() && loaded_proofs == 0) continue;
             out << "  " << group << ":\n";
+            if (loaded_proofs > 0) out << "    go  " << loaded_proofs_text(loaded_proofs) << "\n";
             for (const BenchmarkJudgement* j : judged) {
                 std::string quoted = quoted_medians(*j);
                 out << "    " << decision_name(j->decision) << "  " << j->name << "  " << performance_text(*j)
@@ -137,11 +154,14 @@ std::string render_rollout_markdown(const RolloutResult& result) {
     if (!result.benchmarks.empty()) {
         out << "\n### Performance\n";
         for (std::string_view group : kGroups) {
-            std::vector<const BenchmarkJudgement*> judged = in_group(result, group);
-            if (judged.empty()) continue;
+            size_t loaded_proofs = 0;
+            std::vector<const BenchmarkJudgement*> judged = in_group(result, group, loaded_proofs);
+            if (judged.empty() && loaded_proofs == 0) continue;
             out << "\n#### " << group
                 << "\n\n| benchmark | decision | performance [interval] | BASE, CAND | metric | evidence |\n"
                    "|---|---|---:|---|---|---|\n";
+            if (loaded_proofs > 0)
+                out << "| " << markdown_cell(loaded_proofs_text(loaded_proofs)) << " | go | | | | |\n";
             for (const BenchmarkJudgement* j : judged)
                 out << "| " << markdown_cell(j->name) << " | " << decision_name(j->decision) << " | "
                     << markdown_cell(performance_text(*j)) << " | " << markdown_cell(quoted_medians(*j))
