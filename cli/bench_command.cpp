@@ -38,6 +38,7 @@ namespace fs = std::filesystem;
 
 struct BenchOptions {
     PluginOptions plugins;
+    EnvironmentOptions environments;  // where --jit-installed looks for frameworks
     BenchmarkRequest request;
     std::string out = "strata-bench.json";
     bool markdown = false;
@@ -46,7 +47,9 @@ struct BenchOptions {
 
 using bench::level_repetitions;
 
-void print_results(const Json& merged, bool markdown) {
+// Prints the table; true when a benchmark reported an error (a validation
+// that did not match, a fat binary the driver's JIT refused).
+bool print_results(const Json& merged, bool markdown) {
     // Times through the same reader `strata compare` uses; counters from the entries.
     bench::ResultsFile results = bench::parse_results(to_json_text(merged), "results");
     std::map<std::string, const Json*> last_entry;  // run_name -> its last repetition, for the counters
@@ -59,6 +62,7 @@ void print_results(const Json& merged, bool markdown) {
             return -1.0;
         return (*it->second)[key].get<double>();
     };
+    bool failed = false;
     if (markdown)
         std::cout
             << "| benchmark | median | GB/s | TFLOP/s | % of peak bandwidth |\n|---|---:|---:|---:|---:|\n";
@@ -73,13 +77,21 @@ void print_results(const Json& merged, bool markdown) {
         std::string median = !series.error.empty()    ? "error: " + series.error
                              : series.samples.empty() ? "-"
                                                       : time_text(bench::median(series.samples));
-        if (markdown)
+        if (markdown) {
             std::cout << "| " << series.name << " | " << median << " | " << gbps << " | " << tflops << " | "
                       << pct << " |\n";
-        else
-            std::cout << series.name << "  " << median << "  " << gbps << " GB/s  " << tflops << " TFLOP/s  "
-                      << pct << "% of peak\n";
+        } else {
+            // Only the figures the benchmark has: a module load has no GB/s.
+            std::cout << series.name << "  " << median;
+            if (gbps[0] != '-') std::cout << "  " << gbps << " GB/s";
+            if (tflops[0] != '-') std::cout << "  " << tflops << " TFLOP/s";
+            if (pct[0] != '-') std::cout << "  " << pct << "% of peak";
+            if (double jit = counter(series.name, "jit_wall_ms"); jit >= 0) std::printf("  JIT %.3g ms", jit);
+            std::cout << "\n";
+        }
+        failed |= !series.error.empty();
     }
+    return failed;
 }
 
 // --side-by-side: which files each build's workers really loaded.
@@ -223,6 +235,7 @@ std::function<int()> register_bench(CLI::App& app, const std::string& executable
         "bench", "Run every plugin's benchmarks (Google Benchmark, CUDA-event timing, cold and hot)");
     add_plugin_options(*command, options->plugins);
     add_benchmark_options(*command, options->request);
+    add_environment_options(*command, options->environments);
     command->add_option("--out", options->out, "Where to write the results (Google Benchmark JSON)")
         ->check(non_empty_path());
     command->add_flag("--markdown", options->markdown, "Print the table as Markdown");
@@ -233,21 +246,22 @@ std::function<int()> register_bench(CLI::App& app, const std::string& executable
 
     return [options, executable]() {
         std::regex filter = benchmark_filter(options->request.filter);
-        RunOptions run = make_run_options(options->plugins, executable);
+        RunOptions run = make_run_options(options->plugins, options->environments, executable);
         if (!runner_available(executable))
             throw std::runtime_error("this strata was built without the benchmark runner (" +
                                      runner_path(executable).string() + "): build with CUDA");
         if (!options->side_by_side.empty()) return side_by_side(run, *options, filter);
         BenchmarkSession session = run_benchmarks(run, options->request);
         for (const std::string& reason : session.skipped) std::cout << reason << "\n";
+        for (const std::string& note : session.notes) std::cout << note << "\n";
         if (!session.merged) {
             std::cout << "nothing was measured\n";
             return 1;
         }
         write_file_atomically(options->out, to_json_text(*session.merged, 2) + "\n");
-        print_results(*session.merged, options->markdown);
+        bool failed = print_results(*session.merged, options->markdown);
         std::cout << "results: " << options->out << "\n";
-        return session.skipped.empty() ? 0 : 1;
+        return session.skipped.empty() && !failed ? 0 : 1;
     };
 }
 

@@ -11,16 +11,20 @@
 
 #include "benchmark_results.h"
 #include "doctor/plugin_tasks.h"
+#include "frameworks/jit_proof_plan.h"
 #include "levels.h"
 #include "model/untrusted_input.h"
 #include "model/usage_error.h"
+#include "report/atomic_file.h"
 #include "report/writers.h"
 #include "results_merge.h"
+#include "strata/arch/tables.h"
 #include "strata/plugin.h"
 
 namespace strata::cli {
 
 namespace fs = std::filesystem;
+using bench::level_jit_passes;
 using bench::level_min_time_s;
 using bench::level_repetitions;
 
@@ -32,6 +36,9 @@ void add_benchmark_options(CLI::App& command, BenchmarkRequest& request) {
         .add_option("--repetitions", request.repetitions, "Repetitions per benchmark (default: the level's)")
         ->check(CLI::PositiveNumber);
     command.add_option("--device", request.device, "GPU number, or all (default: " + request.device + ")");
+    command.add_flag("--jit-installed", request.jit_installed,
+                     "Also load each installed framework's PTX-only fat binaries through the driver's JIT "
+                     "(record: always at --level standard and long)");
 }
 
 fs::path runner_path(const std::string& executable) {
@@ -98,7 +105,8 @@ std::vector<int> devices_for(const std::string& device, const Json& environment)
 }  // namespace
 
 RunnerResult run_runner(const RunOptions& run, const BenchmarkRequest& request, const BenchPlugin& plugin,
-                        int device, int repetitions, std::vector<std::string> environment) {
+                        int device, int repetitions, std::vector<std::string> environment,
+                        std::optional<double> seconds_needed) {
     // A private directory (mkdtemp: 0700, an unpredictable name): a name in
     // /tmp that others can guess could be a symlink planted to make the
     // runner, often root, overwrite any file.
@@ -119,8 +127,8 @@ RunnerResult run_runner(const RunOptions& run, const BenchmarkRequest& request, 
     worker.environment.push_back("STRATA_BENCH_REPETITIONS=" + std::to_string(repetitions));
     worker.environment.push_back("STRATA_BENCH_DEVICE=" + std::to_string(device));
     // Generous: every benchmark, both modes, every repetition, plus set-up.
-    double seconds =
-        60 + 4.0 * static_cast<double>(plugin.matching) * repetitions * level_min_time_s(request.level);
+    double seconds = 60 + seconds_needed.value_or(4.0 * static_cast<double>(plugin.matching) * repetitions *
+                                                  level_min_time_s(request.level));
     worker.deadline_override =
         run.timeout.value_or(std::chrono::milliseconds(static_cast<long long>(seconds * 1000)));
     // The runner stops starting benchmarks short of the deadline, leaving it
@@ -131,7 +139,8 @@ RunnerResult run_runner(const RunOptions& run, const BenchmarkRequest& request, 
     TaskOutcome outcome = run_worker_task(worker);
     RunnerResult result;
     for (const Check& check : outcome.checks)
-        if (check.id == "bench." + plugin.record.name && check.status == Status::skip)
+        if ((check.id == "bench." + plugin.record.name || check.id == "bench.jit_installed") &&
+            check.status == Status::skip)
             result.skipped = check.summary;
     if (outcome.end != TaskEnd::completed) {
         result.error = plugin.record.name + " on GPU " + std::to_string(device) + ": " + outcome.message;
@@ -162,6 +171,90 @@ Json strata_context(const RunOptions& run, const std::string& level, const std::
     return context;
 }
 
+namespace {
+
+// The compute capability of GPU `device` from the environment record (the
+// driver plugin's device.N.compute_capability); 0 when unknown.
+uint32_t compute_capability_of(const Json& environment, int device) {
+    const Json& cc =
+        environment_value(environment, "device." + std::to_string(device) + ".compute_capability");
+    auto sm = cc.is_string() ? arch::parse_compute_capability(cc.get<std::string>()) : std::nullopt;
+    return sm.value_or(0);
+}
+
+// The driver plugin, whichever benchmarks --filter leaves it: the JIT proof
+// runs in its runner.
+std::optional<BenchPlugin> driver_plugin(const RunOptions& run) {
+    for (const PluginCandidate& candidate : discover_plugins(run.plugins, run.executable)) {
+        if (candidate.refusal) continue;
+        Report scratch;
+        PluginRecord record = run_plugin_task(run, candidate, "describe", scratch);
+        if (record.state == PluginState::loaded && record.name == "driver")
+            return BenchPlugin{candidate, record, 0};
+    }
+    return std::nullopt;
+}
+
+// `strata bench --jit-installed` on each GPU: plan (core/src/frameworks/
+// jit_proof_plan.h), hand the list to the driver plugin's runner, keep its
+// results. The filter selects fat binaries by their benchmark names.
+void run_jit_proofs(const RunOptions& run, const BenchmarkRequest& request, const std::regex& filter,
+                    const std::vector<int>& devices, const Json& environment, std::vector<Json>& runs,
+                    BenchmarkSession& session) {
+    std::optional<BenchPlugin> driver = driver_plugin(run);
+    if (!driver) {
+        session.skipped.push_back("driver/jit_installed: the driver plugin did not load");
+        return;
+    }
+    FrameworkLayer layer = scan_framework_layer(ProbeContext::live(), run.frameworks);
+    for (int device : devices) {
+        std::string gpu = "GPU " + std::to_string(device);
+        uint32_t sm = compute_capability_of(environment, device);
+        if (sm == 0) {
+            session.skipped.push_back("driver/jit_installed: " + gpu +
+                                      ": no compute capability to judge the installed fat binaries for (the "
+                                      "driver reported none)");
+            continue;
+        }
+        JitProofPlan plan = plan_jit_proof(layer, sm);
+        std::string suffix = "/device:" + std::to_string(device);
+        std::erase_if(plan.items, [&](const JitProofItem& item) {
+            return !std::regex_search("driver/jit_installed/" + item.name + suffix, filter);
+        });
+        for (const std::string& why : plan.left_out) session.notes.push_back("driver/jit_installed: " + why);
+        std::string judged = std::to_string(plan.installs) + " framework install(s) with device code, for " +
+                             gpu + " (CC " + arch::cc_text(sm) + ")";
+        if (plan.items.empty()) {
+            session.notes.push_back("driver/jit_installed: nothing to JIT-compile: no fat binary of " +
+                                    judged + " is PTX alone");
+            continue;
+        }
+        session.notes.push_back("driver/jit_installed: " + std::to_string(plan.items.size()) +
+                                " fat binaries of " + judged + " handed to the driver's JIT");
+        // A private directory, as run_runner's own, for the list.
+        std::string pattern = (fs::temp_directory_path() / "strata-jit-XXXXXX").string();
+        if (!::mkdtemp(pattern.data()))
+            throw std::runtime_error("cannot create a private directory in " +
+                                     fs::temp_directory_path().string() + ": " + std::strerror(errno));
+        const fs::path list = fs::path(pattern) / "fat-binaries.json";
+        write_file_atomically(list.string(), to_json_text(jit_proof_list(plan)));
+        BenchmarkRequest jit = request;
+        jit.filter = ".";
+        int passes = request.repetitions > 0 ? request.repetitions : level_jit_passes(request.level);
+        // A large PTX compiles for seconds; every pass compiles each again.
+        double seconds = 60 + 5.0 * static_cast<double>(plan.items.size()) * passes;
+        RunnerResult result = run_runner(run, jit, *driver, device, passes,
+                                         {"STRATA_BENCH_JIT_LIST=" + list.string()}, seconds);
+        std::error_code ec;
+        fs::remove_all(pattern, ec);
+        if (!result.skipped.empty()) session.skipped.push_back("driver/jit_installed: " + result.skipped);
+        if (!result.error.empty()) session.skipped.push_back("driver/jit_installed: " + result.error);
+        if (result.results) runs.push_back(*result.results);
+    }
+}
+
+}  // namespace
+
 BenchmarkSession run_benchmarks(const RunOptions& run, const BenchmarkRequest& request,
                                 const Json* environment) {
     std::regex filter = benchmark_filter(request.filter);
@@ -174,15 +267,17 @@ BenchmarkSession run_benchmarks(const RunOptions& run, const BenchmarkRequest& r
     }
     std::vector<int> devices = devices_for(request.device, *environment);
     std::vector<BenchPlugin> plugins = plugins_with_benchmarks(run, filter);
-    if (plugins.empty()) throw UsageError("no benchmark matches --filter '" + request.filter + "'");
+    if (plugins.empty() && !request.jit_installed)
+        throw UsageError("no benchmark matches --filter '" + request.filter + "'");
     size_t count = 0;
     for (const BenchPlugin& p : plugins) count += p.matching;
     int repetitions = request.repetitions > 0 ? request.repetitions : level_repetitions(request.level);
     double planned = static_cast<double>(count) * repetitions * level_min_time_s(request.level) * 1.5 *
                      static_cast<double>(devices.size());
-    std::cerr << "planned: " << count << " run(s) (benchmark x mode) x " << repetitions
-              << " repetition(s) on " << devices.size() << " GPU(s), about " << static_cast<int>(planned + 1)
-              << " s (level " << request.level << ")\n";
+    if (count > 0)
+        std::cerr << "planned: " << count << " run(s) (benchmark x mode) x " << repetitions
+                  << " repetition(s) on " << devices.size() << " GPU(s), about "
+                  << static_cast<int>(planned + 1) << " s (level " << request.level << ")\n";
     std::vector<Json> runs;
     BenchmarkSession session;
     size_t step = 0, steps = devices.size() * plugins.size();
@@ -198,6 +293,7 @@ BenchmarkSession run_benchmarks(const RunOptions& run, const BenchmarkRequest& r
             if (result.results) runs.push_back(*result.results);
         }
     if (::isatty(STDERR_FILENO)) std::cerr << "\n";
+    if (request.jit_installed) run_jit_proofs(run, request, filter, devices, *environment, runs, session);
     if (!runs.empty())
         session.merged = bench::merge_runs(runs, strata_context(run, request.level, runs, environment));
     return session;

@@ -22,6 +22,9 @@ struct BenchmarkRequest {
     std::string filter = ".";     // regex over the runner's full names
     std::string device = "0";     // a GPU number, or "all"
     int repetitions = 0;          // 0: the level's
+    // Load every installed framework's PTX-only fat binaries through the
+    // driver's JIT (--jit-installed; `record` at standard and above).
+    bool jit_installed = false;
 };
 
 // A plugin that loaded and declares benchmarks, with how many of its runs
@@ -41,6 +44,7 @@ struct RunnerResult {
 struct BenchmarkSession {
     std::optional<Json> merged;        // every run's benchmarks, with context.strata
     std::vector<std::string> skipped;  // a plugin or GPU that measured nothing, and why
+    std::vector<std::string> notes;    // what the JIT proof handed the driver, and left out
 };
 
 // --level, --filter, --repetitions and --device, as `bench` and `record` take them.
@@ -55,8 +59,11 @@ std::regex benchmark_filter(const std::string& text);
 std::vector<BenchPlugin> plugins_with_benchmarks(const RunOptions& run, const std::regex& filter);
 
 // One runner: one plugin's benchmarks on one GPU, with extra environment.
+// `seconds_needed`: the work's own estimate, where the plugin's benchmark
+// count does not say (the JIT proof); the deadline adds a minute to it.
 RunnerResult run_runner(const RunOptions& run, const BenchmarkRequest& request, const BenchPlugin& plugin,
-                        int device, int repetitions, std::vector<std::string> environment);
+                        int device, int repetitions, std::vector<std::string> environment,
+                        std::optional<double> seconds_needed = std::nullopt);
 
 // context.strata of a results document: the level, the environment record and
 // the clock policy the runner applied. The environment is probed unless the

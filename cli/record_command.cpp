@@ -73,6 +73,7 @@ std::function<int()> register_record(CLI::App& app, const std::string& executabl
         parts.created_at = utc_timestamp_now();
         parts.level = options->request.level;
         parts.scheduler = fleet::scheduler_context([](const char* name) { return std::getenv(name); });
+        std::vector<std::string> notes;  // the JIT proof's
         auto started = std::chrono::steady_clock::now();
         Report report = run_doctor(run, ProbeContext::live());
         report.ignore_checks(options->ignore_checks);
@@ -82,12 +83,15 @@ std::function<int()> register_record(CLI::App& app, const std::string& executabl
         parts.doctor = report_to_json(report, info);
         parts.not_measured =
             options->no_benchmarks ? "not asked for (--no-benchmarks)" : why_not_measured(report, executable);
+        // A rollout must prove the fleet's own PTX through the candidate's JIT.
+        if (options->request.level != "quick") options->request.jit_installed = true;
         if (parts.not_measured.empty()) {
             // doctor's environment record, not a second probe of the same machine
             Json environment = environment_to_json(report);
             BenchmarkSession session = run_benchmarks(run, options->request, &environment);
             parts.benchmarks = std::move(session.merged);
             parts.skipped = std::move(session.skipped);
+            notes = std::move(session.notes);
             if (!parts.benchmarks) parts.not_measured = "every benchmark was skipped";
         }
         Json record = fleet::make_record(parts);
@@ -116,6 +120,7 @@ std::function<int()> register_record(CLI::App& app, const std::string& executabl
         else
             std::cout << "benchmarks: not measured (" << parts.not_measured << ")\n";
         for (const std::string& skipped : parts.skipped) std::cout << "  skipped: " << skipped << "\n";
+        for (const std::string& note : notes) std::cout << "  " << note << "\n";
         return report.exit_code();
     };
 }

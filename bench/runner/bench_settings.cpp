@@ -22,6 +22,7 @@ BenchSettings settings_from_environment() {
     out.repetitions = std::atoi(env("STRATA_BENCH_REPETITIONS", "0").c_str());
     out.device = std::atoi(env("STRATA_BENCH_DEVICE", "0").c_str());
     out.budget_s = std::max(0.0, std::atof(env("STRATA_BENCH_BUDGET_S", "0").c_str()));
+    out.jit_list = env("STRATA_BENCH_JIT_LIST", "");
     std::string modes = env("STRATA_BENCH_MODES", "cold,hot");
     out.cold = modes.find("cold") != std::string::npos;
     out.hot = modes.find("hot") != std::string::npos;

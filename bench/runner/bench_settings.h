@@ -18,6 +18,10 @@ struct BenchSettings {
     // runner that runs long stops starting benchmarks and still writes every
     // result it has, instead of being killed with none.
     double budget_s = 0;
+    // STRATA_BENCH_JIT_LIST: a list of installed fat binaries to load
+    // through the driver's JIT (core/src/frameworks/jit_proof_plan.h)
+    // instead of the plugin's benchmarks.
+    std::string jit_list;
 };
 
 BenchSettings settings_from_environment();

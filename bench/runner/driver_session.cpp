@@ -3,7 +3,10 @@
 #include <cuda.h>
 #include <dlfcn.h>
 
+#include <chrono>
 #include <cstdlib>
+#include <cstring>
+#include <ctime>
 
 namespace strata::bench {
 
@@ -21,10 +24,13 @@ struct DriverSession::Api {
     decltype(&::cuCtxSetCurrent) set_current = nullptr;
     decltype(&::cuStreamCreate) stream_create = nullptr;
     decltype(&::cuStreamDestroy) stream_destroy = nullptr;
+    decltype(&::cuDeviceGetAttribute) attribute = nullptr;
+    decltype(&::cuModuleLoadDataEx) module_load = nullptr;
+    decltype(&::cuModuleUnload) module_unload = nullptr;
 
     bool complete() const {
         return init && error_name && device_count && device_get && device_name && retain && release &&
-               set_current && stream_create && stream_destroy;
+               set_current && stream_create && stream_destroy && attribute && module_load && module_unload;
     }
     std::string describe(CUresult rc) const {
         const char* name = nullptr;
@@ -64,6 +70,9 @@ DriverSession::DriverSession(int device) : device_(device) {
         STRATA_RESOLVE(set_current, cuCtxSetCurrent);
         STRATA_RESOLVE(stream_create, cuStreamCreate);
         STRATA_RESOLVE(stream_destroy, cuStreamDestroy);
+        STRATA_RESOLVE(attribute, cuDeviceGetAttribute);
+        STRATA_RESOLVE(module_load, cuModuleLoadDataEx);
+        STRATA_RESOLVE(module_unload, cuModuleUnload);
 #undef STRATA_RESOLVE
         return out;
     }();
@@ -101,6 +110,10 @@ DriverSession::DriverSession(int device) : device_(device) {
     name_ = name;
     char bus[32] = {};
     if (api.bus_id && api.bus_id(bus, sizeof bus - 1, handle) == CUDA_SUCCESS) bus_id_ = bus;
+    int major = 0, minor = 0;
+    if (api.attribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, handle) == CUDA_SUCCESS &&
+        api.attribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, handle) == CUDA_SUCCESS)
+        cc_ = major * 10 + minor;
     CUstream stream = nullptr;
     if ((rc = api.set_current(context)) != CUDA_SUCCESS ||
         (rc = api.stream_create(&stream, CU_STREAM_NON_BLOCKING)) != CUDA_SUCCESS) {
@@ -108,6 +121,40 @@ DriverSession::DriverSession(int device) : device_(device) {
         return;
     }
     stream_ = stream;
+}
+
+DriverSession::ModuleLoad DriverSession::load_module(const void* image) const {
+    ModuleLoad out;
+    if (!api_ || !stream_) {
+        out.error = unavailable_.empty() ? "no context" : unavailable_;
+        return out;
+    }
+    char error_log[8192] = {};
+    CUjit_option options[] = {CU_JIT_WALL_TIME, CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void* values[] = {nullptr, error_log, reinterpret_cast<void*>(sizeof error_log - 1)};
+    CUmodule module = nullptr;
+    auto cpu_now = [] {
+        timespec t{};
+        ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+        return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
+    };
+    double cpu_started = cpu_now();
+    auto started = std::chrono::steady_clock::now();
+    CUresult rc = api_->module_load(&module, image, 3, options, values);
+    out.host_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+    out.cpu_ms = cpu_now() - cpu_started;
+    if (rc != CUDA_SUCCESS) {
+        out.error = "cuModuleLoadDataEx: " + api_->describe(rc) +
+                    (error_log[0] ? std::string("; JIT log: ") + error_log : std::string());
+        return out;
+    }
+    // The driver writes the float's bits into the option's value slot.
+    static_assert(sizeof(void*) >= sizeof(float));
+    std::memcpy(&out.jit_wall_ms, &values[0], sizeof out.jit_wall_ms);
+    api_->module_unload(module);
+    out.loaded = true;
+    return out;
 }
 
 DriverSession::~DriverSession() {

@@ -24,6 +24,19 @@ public:
     void* stream() const { return stream_; }  // a CUstream
     const std::string& device_name() const { return name_; }
     const std::string& pci_bus_id() const { return bus_id_; }  // "" when unknown
+    int compute_capability() const { return cc_; }             // 90 for 9.0; 0 when unknown
+
+    // One cuModuleLoadDataEx of `image` (a cubin, PTX or fat binary) on the
+    // session's context, unloaded again: the driver's JIT wall time
+    // (CU_JIT_WALL_TIME) and, when it refuses, its error and JIT error log.
+    struct ModuleLoad {
+        bool loaded = false;
+        double host_ms = 0;     // the call, on the host's steady clock
+        double cpu_ms = 0;      // the process's CPU time in it (the JIT's threads included)
+        float jit_wall_ms = 0;  // what the driver says its JIT took
+        std::string error;      // "CUDA_ERROR_INVALID_PTX; JIT log: ptxas ..."
+    };
+    ModuleLoad load_module(const void* image) const;
 
 private:
     struct Api;
@@ -33,6 +46,7 @@ private:
     void* stream_ = nullptr;
     std::string name_;
     std::string bus_id_;
+    int cc_ = 0;
     std::string unavailable_;
 };
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "harness.h"
+#include "jit_proof.h"
 #include "worker/worker_main.h"
 
 int main(int argc, char** argv) {
@@ -26,6 +27,9 @@ int main(int argc, char** argv) {
     strata::bench::BenchSettings settings = strata::bench::settings_from_environment();
     return strata::run_worker(plugin, *parsed,
                               [&](const strata_plugin_descriptor& d, const strata_host_api& host) {
+                                  // The JIT proof is driver work on installed files, not the plugin's.
+                                  if (!settings.jit_list.empty())
+                                      return strata::bench::run_jit_proof(host, settings);
                                   return strata::bench::run_benchmarks(d, host, settings);
                               });
 }

@@ -98,6 +98,10 @@ static void apply(fake_config* config, const char* key, const char* value) {
         config->ctx_set_current = parse_int(value, config->ctx_set_current);
     else if (strcmp(key, "strict_contexts") == 0)
         config->strict_contexts = parse_int(value, config->strict_contexts);
+    else if (strcmp(key, "load_dump") == 0)
+        copy_text(config->load_dump, sizeof config->load_dump, value);
+    else if (strcmp(key, "fatbin_refuse") == 0)
+        copy_text(config->fatbin_refuse, sizeof config->fatbin_refuse, value);
     else if (strcmp(key, "jit_ms") == 0)
         config->jit_ms = parse_int(value, config->jit_ms);
     else if (strcmp(key, "ptx_load") == 0)

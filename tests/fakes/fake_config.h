@@ -46,6 +46,15 @@
  *                          a JIT error log: the driver's JIT refuses the PTX
  *                          while cubins still load. 218 = invalid PTX.
  *
+ * A fat binary handed to cuModuleLoadData/Ex (a container, magic 0xBA55ED50)
+ * is read as the driver reads it: SASS for the GPU (same major, minor not
+ * above it) loads at no cost; else PTX of an architecture not above the GPU
+ * is JIT-compiled at jit_ms (cached as PTX text is); else 209.
+ *   load_dump=<dir>        each fat binary loaded is written there, named by
+ *                          the 64-bit FNV-1a of its bytes: <hash>.fatbin
+ *   fatbin_refuse=<hash>   the fat binary with that FNV-1a (16 hex digits)
+ *                          is refused with 218 and a JIT error log
+ *
  * The calls the driver-facing benchmarks make (streams, events, async
  * copies, pools, pinned memory, contexts, graphs) run on a simulated device:
  * each stream has a timeline, work advances it by what it would take, and
@@ -106,6 +115,8 @@ typedef struct fake_config {
     int jit_ms;
     int ptx_load;
     int kernels_run;
+    char load_dump[512];
+    char fatbin_refuse[32];
 } fake_config;
 
 /* Parsed once, on first use. */

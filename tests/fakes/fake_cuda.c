@@ -328,13 +328,13 @@ static int is_ptx(const void* image) {
     return strstr(text, ".version") != NULL;
 }
 
-/* A PTX image costs jit_ms unless the compute cache already has it; the
- * milliseconds spent, as CU_JIT_WALL_TIME reports them. */
-static float jit_compile(const void* image) {
-    const char* text = (const char*)image;
-    if (config()->jit_ms <= 0 || !is_ptx(image)) return 0;
+/* A PTX image (or a fat binary whose PTX is compiled, `key` naming it) costs
+ * jit_ms unless the compute cache already has it; the milliseconds spent, as
+ * CU_JIT_WALL_TIME reports them. */
+static float jit_compile(const char* key) {
+    if (config()->jit_ms <= 0) return 0;
     char path[4200];
-    int cacheable = !cache_disabled && cache_entry(text, path, sizeof path);
+    int cacheable = !cache_disabled && cache_entry(key, path, sizeof path);
     if (cacheable && access(path, F_OK) == 0) return 0; /* a cache hit costs nothing */
     struct timespec pause = {config()->jit_ms / 1000, (long)(config()->jit_ms % 1000) * 1000000L};
     nanosleep(&pause, NULL);
@@ -360,6 +360,66 @@ static void answer_jit_options(unsigned int count, CUjit_option* options, void**
     }
 }
 
+static int is_fatbin(const void* image) {
+    return memcmp(image, "\x50\xed\x55\xba", 4) == 0;
+}
+
+static unsigned long long load_u64(const unsigned char* at) {
+    unsigned long long value = 0;
+    for (int i = 7; i >= 0; --i) value = (value << 8) | at[i];
+    return value;
+}
+
+static unsigned load_u32(const unsigned char* at) {
+    return (unsigned)at[0] | (unsigned)at[1] << 8 | (unsigned)at[2] << 16 | (unsigned)at[3] << 24;
+}
+
+/* A fat binary as the driver reads it (fake_config.h): the container's
+ * entries (u16 kind 1 PTX / 2 SASS, u32 header size at 4, u64 payload size
+ * at 8, u32 arch at 28), SASS for the GPU first, then PTX to compile. */
+static CUresult load_fatbin(CUmodule* module, const unsigned char* fatbin, unsigned int count,
+                            CUjit_option* options, void** values) {
+    unsigned long long size = 16 + load_u64(fatbin + 8);
+    unsigned long long hash = 1469598103934665603ull;
+    for (unsigned long long i = 0; i < size; ++i) hash = (hash ^ fatbin[i]) * 1099511628211ull;
+    char name[17];
+    snprintf(name, sizeof name, "%016llx", hash);
+    if (config()->load_dump[0]) {
+        char path[700];
+        snprintf(path, sizeof path, "%s/%s.fatbin", config()->load_dump, name);
+        FILE* dump = fopen(path, "wb");
+        if (dump) {
+            fwrite(fatbin, 1, (size_t)size, dump);
+            fclose(dump);
+        }
+    }
+    if (strcmp(config()->fatbin_refuse, name) == 0) {
+        answer_jit_options(
+            count, options, values, 0,
+            "ptxas application ptx input, line 9; fatal   : the fake driver's JIT refuses this "
+            "fat binary");
+        return CUDA_ERROR_INVALID_PTX;
+    }
+    unsigned gpu = (unsigned)(config()->cc_major * 10 + config()->cc_minor);
+    int native = 0, compilable = 0;
+    for (unsigned long long at = 16; at + 32 <= size;) {
+        unsigned kind = (unsigned)fatbin[at] | (unsigned)fatbin[at + 1] << 8;
+        unsigned header = load_u32(fatbin + at + 4);
+        unsigned long long payload = load_u64(fatbin + at + 8);
+        unsigned arch = load_u32(fatbin + at + 28);
+        if (header == 0) break;
+        if (kind == 2 && arch / 10 == gpu / 10 && arch <= gpu) native = 1;
+        if (kind == 1 && arch <= gpu) compilable = 1;
+        at += header + payload;
+    }
+    float wall = 0;
+    if (!native && !compilable) return CUDA_ERROR_NO_BINARY_FOR_GPU;
+    if (!native) wall = jit_compile(name);
+    answer_jit_options(count, options, values, wall, NULL);
+    *module = (CUmodule)(void*)&fake_module;
+    return CUDA_SUCCESS;
+}
+
 static CUresult load_module(CUmodule* module, const void* image, unsigned int count, CUjit_option* options,
                             void** values) {
     CUresult rc = require_init();
@@ -373,7 +433,8 @@ static CUresult load_module(CUmodule* module, const void* image, unsigned int co
             "ptxas application ptx input, line 1; fatal   : the fake driver's JIT refuses this PTX");
         return (CUresult)config()->ptx_load;
     }
-    float wall = jit_compile(image);
+    if (is_fatbin(image)) return load_fatbin(module, (const unsigned char*)image, count, options, values);
+    float wall = is_ptx(image) ? jit_compile((const char*)image) : 0;
     answer_jit_options(count, options, values, wall, NULL);
     *module = (CUmodule)(void*)&fake_module;
     return CUDA_SUCCESS;

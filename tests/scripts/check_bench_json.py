@@ -35,11 +35,23 @@ def main(path):
     for b in document["benchmarks"]:
         if b.get("error_occurred"):
             problems.append(f'{b["name"]}: {b.get("error_message")}')
-    driver = {b["name"].split("/mode:")[0] for b in document["benchmarks"] if b["name"].startswith("driver/")}
+    driver = {b["name"].split("/mode:")[0] for b in document["benchmarks"]
+              if b["name"].startswith("driver/") and not b["name"].startswith("driver/jit_installed/")}
     if len(driver) != 27:
         problems.append(f"{len(driver)} driver-facing benchmarks, not 27")
     if any(b["name"].startswith("driver/") and "/mode:cold/" in b["name"] for b in document["benchmarks"]):
         problems.append("driver-facing benchmarks run hot only")
+    # The JIT proof (--jit-installed): each fat binary loaded or refused with
+    # the driver's error (listed above), and a total when any was handed over.
+    proofs = {b["name"] for b in document["benchmarks"] if b["name"].startswith("driver/jit_installed/")}
+    totals = {n for n in proofs if n.startswith("driver/jit_installed/total/")}
+    if proofs and not totals:
+        problems.append("JIT proof results without a total")
+    for b in document["benchmarks"]:
+        if b["name"] in proofs - totals and not b.get("error_occurred") and "jit_wall_ms" not in b:
+            problems.append(f'{b["name"]}: no jit_wall_ms')
+    if proofs:
+        print(f"JIT proof: {len(proofs - totals)} installed fat binaries through the driver's JIT")
     factors = {"all_reduce": lambda n: 2 * (n - 1) / n, "all_gather": lambda n: (n - 1) / n,
                "reduce_scatter": lambda n: (n - 1) / n, "alltoall": lambda n: (n - 1) / n,
                "broadcast": lambda n: 1, "reduce": lambda n: 1, "sendrecv": lambda n: 1}
