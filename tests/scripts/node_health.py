@@ -110,6 +110,22 @@ for args, needle in ((["--kernel-log", f"{LOGS}/missing.log"], "no such file"),
                          timeout=300)
     check(bad.returncode == 2 and needle in bad.stderr, f"{args}: exit {bad.returncode}: {bad.stderr}")
 
+#    The live log named as a file is read as the live log (records, not
+#    a byte stream), under that name; other devices stay refused (a
+#    character device can block or never end).
+bad = subprocess.run([STRATA, "doctor", "--level", "health", "--kernel-log", "/dev/zero"], capture_output=True,
+                     text=True, env=env, timeout=300)
+check(bad.returncode == 2 and "not a regular file" in bad.stderr, f"/dev/zero: exit {bad.returncode}: {bad.stderr}")
+if os.path.exists("/dev/kmsg"):
+    status, report, checks = health("devices=2", "--kernel-log", "/dev/kmsg")
+    source = report.get("environment", {}).get("host.kernel_log.source", {}).get("value")
+    problem = report.get("environment", {}).get("host.kernel_log.problem", {}).get("value", "")
+    xid = checks.get("health.xid", {})
+    readable = os.access("/dev/kmsg", os.R_OK)
+    check(status in (0, 1) and (source == "--kernel-log /dev/kmsg" if readable else "/dev/kmsg" in problem)
+          and xid.get("status") in (("pass", "warn", "fail") if readable else ("skip",)),
+          f"--kernel-log /dev/kmsg: exit {status}, source {source}, problem {problem}, {xid}")
+
 # 7. Unknown is not healthy (issue #37): a health check that could not look
 #    is a skip, and the verdict is unknown, never healthy.
 #    a. NVML does not initialise: the GPU health checks have nothing to judge.

@@ -127,6 +127,16 @@ std::string read_tail(const std::string& path) {
 KernelLog read_kernel_log(const ProbeContext& context, const std::string& file) {
     KernelLog log;
     if (!file.empty()) {
+        // The live log named as a file (--kernel-log /dev/kmsg, or a link to
+        // it): read as records, as below. Any other device or FIFO is refused
+        // by read_tail: it could block or never end.
+        std::error_code ec;
+        if (std::filesystem::canonical(file, ec) == "/dev/kmsg" && !ec) {
+            std::string problem;
+            log.source = "--kernel-log " + file;
+            if (!read_kmsg(log.lines, problem)) log.problem = problem;
+            return log;
+        }
         // A saved log is the user's input: a missing one is bad usage.
         std::string text = read_tail(file);
         log.source = "--kernel-log " + file;
