@@ -59,7 +59,8 @@ std::regex benchmark_filter(const std::string& text) {
     }
 }
 
-std::vector<BenchPlugin> plugins_with_benchmarks(const RunOptions& run, const std::regex& filter) {
+std::vector<BenchPlugin> plugins_with_benchmarks(const RunOptions& run, const std::regex& filter,
+                                                 long long gpus_visible) {
     std::vector<BenchPlugin> out;
     for (const PluginCandidate& candidate : discover_plugins(run.plugins, run.executable)) {
         if (candidate.refusal) continue;
@@ -70,10 +71,11 @@ std::vector<BenchPlugin> plugins_with_benchmarks(const RunOptions& run, const st
         // The names the runner gives, so --filter means the same here and there.
         bool hot_only = (record.benchmark_flags & STRATA_BENCHMARKS_DRIVER_API) != 0;
         for (const auto& b : record.benchmarks)
-            for (const char* mode : {"/mode:cold/device:", "/mode:hot/device:"})
-                if ((!hot_only || std::string_view(mode) != "/mode:cold/device:") &&
-                    std::regex_search(record.name + "/" + b.name + "/" + b.parameters + mode, filter))
-                    ++matching;
+            if (static_cast<long long>(b.gpus) <= gpus_visible)
+                for (const char* mode : {"/mode:cold/device:", "/mode:hot/device:"})
+                    if ((!hot_only || std::string_view(mode) != "/mode:cold/device:") &&
+                        std::regex_search(record.name + "/" + b.name + "/" + b.parameters + mode, filter))
+                        ++matching;
         if (matching > 0) out.push_back({candidate, record, matching});
     }
     return out;
@@ -142,6 +144,8 @@ RunnerResult run_runner(const RunOptions& run, const BenchmarkRequest& request, 
         if ((check.id == "bench." + plugin.record.name || check.id == "bench.jit_installed") &&
             check.status == Status::skip)
             result.skipped = check.summary;
+        else if (check.id == "bench." + plugin.record.name + ".needs_gpus")
+            result.notes.push_back(plugin.record.name + ": " + check.summary);
     if (outcome.end != TaskEnd::completed) {
         result.error = plugin.record.name + " on GPU " + std::to_string(device) + ": " + outcome.message;
     } else if (result.skipped.empty()) {
@@ -266,7 +270,10 @@ BenchmarkSession run_benchmarks(const RunOptions& run, const BenchmarkRequest& r
         environment = &probed;
     }
     std::vector<int> devices = devices_for(request.device, *environment);
-    std::vector<BenchPlugin> plugins = plugins_with_benchmarks(run, filter);
+    long long visible = 1;
+    if (const Json& count = environment_value(*environment, "device.count"); count.is_number_integer())
+        visible = std::max<long long>(count.get<long long>(), 1);
+    std::vector<BenchPlugin> plugins = plugins_with_benchmarks(run, filter, visible);
     if (plugins.empty() && !request.jit_installed)
         throw UsageError("no benchmark matches --filter '" + request.filter + "'");
     size_t count = 0;
@@ -290,6 +297,7 @@ BenchmarkSession run_benchmarks(const RunOptions& run, const BenchmarkRequest& r
             if (!result.skipped.empty())
                 session.skipped.push_back(plugin.record.name + ": " + result.skipped);
             if (!result.error.empty()) session.skipped.push_back(result.error);
+            session.notes.insert(session.notes.end(), result.notes.begin(), result.notes.end());
             if (result.results) runs.push_back(*result.results);
         }
     if (::isatty(STDERR_FILENO)) std::cerr << "\n";

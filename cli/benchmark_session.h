@@ -36,15 +36,18 @@ struct BenchPlugin {
 };
 
 struct RunnerResult {
-    std::optional<Json> results;  // the Google Benchmark document, when benchmarks ran
-    std::string skipped;          // why nothing ran
-    std::string error;            // the runner itself failed
+    std::optional<Json> results;     // the Google Benchmark document, when benchmarks ran
+    std::string skipped;             // why nothing ran
+    std::string error;               // the runner itself failed
+    std::vector<std::string> notes;  // benchmarks left out (more GPUs than this node has)
 };
 
 struct BenchmarkSession {
     std::optional<Json> merged;        // every run's benchmarks, with context.strata
     std::vector<std::string> skipped;  // a plugin or GPU that measured nothing, and why
-    std::vector<std::string> notes;    // what the JIT proof handed the driver, and left out
+    // Benchmarks left out for want of GPUs; what the JIT proof handed the
+    // driver, and left out.
+    std::vector<std::string> notes;
 };
 
 // --level, --filter, --repetitions and --device, as `bench` and `record` take them.
@@ -56,7 +59,10 @@ bool runner_available(const std::string& executable);
 // Throws UsageError for a filter that is not a regex.
 std::regex benchmark_filter(const std::string& text);
 
-std::vector<BenchPlugin> plugins_with_benchmarks(const RunOptions& run, const std::regex& filter);
+// `gpus_visible`: a benchmark needing more GPUs is not counted (the runner
+// leaves it out).
+std::vector<BenchPlugin> plugins_with_benchmarks(const RunOptions& run, const std::regex& filter,
+                                                 long long gpus_visible = 1);
 
 // One runner: one plugin's benchmarks on one GPU, with extra environment.
 // `seconds_needed`: the work's own estimate, where the plugin's benchmark

@@ -97,6 +97,7 @@ DriverSession::DriverSession(int device) : device_(device) {
                            : "no GPU " + std::to_string(device) + " (" + std::to_string(count) + " present)";
         return;
     }
+    count_ = count;
     CUdevice handle = 0;
     CUcontext context = nullptr;
     char name[256] = {};

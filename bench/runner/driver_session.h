@@ -25,6 +25,7 @@ public:
     const std::string& device_name() const { return name_; }
     const std::string& pci_bus_id() const { return bus_id_; }  // "" when unknown
     int compute_capability() const { return cc_; }             // 90 for 9.0; 0 when unknown
+    int device_count() const { return count_; }                // GPUs CUDA sees
 
     // One cuModuleLoadDataEx of `image` (a cubin, PTX or fat binary) on the
     // session's context, unloaded again: the driver's JIT wall time
@@ -47,6 +48,7 @@ private:
     std::string name_;
     std::string bus_id_;
     int cc_ = 0;
+    int count_ = 0;
     std::string unavailable_;
 };
 

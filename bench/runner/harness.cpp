@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 #include <nvtx3/nvToolsExt.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstddef>
@@ -65,6 +66,13 @@ uint32_t flags_of(const strata_plugin_descriptor& plugin) {
     return plugin.struct_size >= end ? plugin.benchmark_flags : 0;
 }
 
+// How many GPUs the plugin's benchmark `i` needs (ABI 1.5 benchmark_gpus; one before).
+uint32_t gpus_needed(const strata_plugin_descriptor& plugin, size_t i) {
+    constexpr size_t end = offsetof(strata_plugin_descriptor, benchmark_gpus) + sizeof(const uint32_t*);
+    if (plugin.struct_size < end || !plugin.benchmark_gpus) return 1;
+    return std::max<uint32_t>(plugin.benchmark_gpus[i], 1);
+}
+
 // The plugins whose benchmarks run on every GPU of the node at once.
 bool spans_all_gpus(const std::string& plugin_name) {
     return plugin_name == "nccl";
@@ -92,6 +100,7 @@ struct Gpu {
     std::function<void()> flush_l2;  // empty: hot only
     double peak_gbps = 0;
     double copy_roof_gbps = 0;
+    int visible = 1;  // GPUs CUDA sees: a benchmark between GPUs needs more than one
 };
 
 // Registers every benchmark in the modes the GPU allows, runs them with
@@ -107,8 +116,14 @@ size_t run_registered(const strata_plugin_descriptor& plugin, const strata_host_
     nvtxDomainHandle_t domain = nvtxDomainCreateA("strata");
     int repetitions = settings.repetitions > 0 ? settings.repetitions : level_repetitions(settings.level);
     std::vector<std::unique_ptr<TimedTarget>> targets;
+    std::vector<std::string> too_few_gpus;  // benchmarks left out, and why
     for (size_t i = 0; i < plugin.benchmark_count; ++i) {
         const strata_benchmark& b = plugin.benchmarks[i];
+        if (uint32_t needed = gpus_needed(plugin, i); needed > static_cast<uint32_t>(gpu.visible)) {
+            too_few_gpus.push_back(text(b.name) + "/" + text(b.parameters) + " (needs " +
+                                   std::to_string(needed) + " GPUs)");
+            continue;
+        }
         for (bool cold : {true, false}) {
             if ((cold && (!settings.cold || !gpu.flush_l2)) || (!cold && !settings.hot)) continue;
             auto target = std::make_unique<TimedTarget>();
@@ -130,6 +145,14 @@ size_t run_registered(const strata_plugin_descriptor& plugin, const strata_host_
             register_timed(name, *target, repetitions);
             targets.push_back(std::move(target));
         }
+    }
+    if (!too_few_gpus.empty()) {
+        std::string list;
+        for (const std::string& name : too_few_gpus) list += (list.empty() ? "" : ", ") + name;
+        // Not an error: this node has fewer GPUs than they need.
+        report(host, "bench." + plugin_name + ".needs_gpus", STRATA_STATUS_SKIP,
+               std::to_string(too_few_gpus.size()) + " benchmark(s) not run: CUDA sees " +
+                   std::to_string(gpu.visible) + " GPU(s): " + list);
     }
     benchmark::AddCustomContext("strata_plugin", plugin_name);
     benchmark::AddCustomContext("strata_gpu", gpu.name);
@@ -179,6 +202,7 @@ strata_task_result run_driver_api_benchmarks(const strata_plugin_descriptor& plu
     Gpu gpu;
     gpu.stream = session.stream();
     gpu.name = session.device_name();
+    gpu.visible = session.device_count();
     ClockMonitor clocks(session.pci_bus_id());
     size_t ran = run_registered(plugin, host, settings, gpu, clocks);
     report_ran(plugin, host, settings, gpu, clocks, ran);
@@ -237,6 +261,7 @@ strata_task_result run_benchmarks(const strata_plugin_descriptor& plugin, const 
     cudaDeviceProp props{};
     cudaGetDeviceProperties(&props, settings.device);
     gpu.name = props.name;
+    if (cudaGetDeviceCount(&gpu.visible) != cudaSuccess) gpu.visible = 1;
     size_t ran = run_registered(plugin, host, settings, gpu, clocks);
     cudaStreamDestroy(stream);
     report_ran(plugin, host, settings, gpu, clocks, ran);

@@ -41,6 +41,7 @@ struct DescriptorFields {
     uint32_t selftest_timeout_s = 120;
     strata_task_fn release_benchmarks = nullptr;
     uint32_t benchmark_flags = 0;
+    const uint32_t* benchmark_gpus = nullptr;
 };
 
 inline strata_plugin_descriptor make_descriptor(const DescriptorFields& fields) {
@@ -59,6 +60,7 @@ inline strata_plugin_descriptor make_descriptor(const DescriptorFields& fields) 
     out.selftest_timeout_s = fields.selftest_timeout_s;
     out.release_benchmarks = fields.release_benchmarks;
     out.benchmark_flags = fields.benchmark_flags;
+    out.benchmark_gpus = fields.benchmark_gpus;
     return out;
 }
 

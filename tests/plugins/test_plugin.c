@@ -204,6 +204,7 @@ static const strata_plugin_descriptor descriptor = {
     0,
     NULL, /* release_benchmarks */
     0,    /* benchmark_flags */
+    NULL, /* benchmark_gpus */
 };
 
 STRATA_PLUGIN_EXPORT const strata_plugin_descriptor* strata_plugin_entry(void) {

@@ -31,7 +31,8 @@ TEST_CASE("strata bench plans, then says why nothing ran") {
     INFO(result.out << result.err);
     CHECK(result.exit_code == 1);
     CHECK(has(result.err, "planned: "));
-    // 35 benchmarks cold and hot, and the driver plugin's 27 hot only (driver API).
+    // 35 benchmarks cold and hot, and the driver plugin's 27 hot only (driver
+    // API); its 5 copies between GPUs need two, and are not planned on one.
     CHECK(has(result.err, "planned: 97 run(s) (benchmark x mode) x 5 repetition(s) on 1 GPU(s), about "));
     for (const char* plugin : {"cublas", "cudart", "cudnn", "driver", "nccl"})
         CHECK(has(result.out, std::string(plugin) + ": benchmarks skipped: no usable GPU (no NVIDIA driver"));

@@ -33,12 +33,19 @@ TEST_CASE("every message type survives encode and decode") {
     plugin.probe_timeout_s = 5;
     plugin.required_libraries = {"libcudart.so.13"};
     plugin.benchmarks.push_back({"stream/triad", "n=1", 12, 2});
+    plugin.benchmarks.push_back({"copy/peer_read", "peer=next", 64, 0, 2});
     auto hello = protocol::decode(protocol::encode(protocol::Hello{plugin}), error);
     REQUIRE(hello);
     const PluginRecord& p = std::get<protocol::Hello>(*hello).plugin;
     CHECK(p.name == "cudart");
     CHECK(p.probe_timeout_s == 5);
     CHECK(p.benchmarks.at(0).bytes_per_iteration == 12);
+    CHECK(p.benchmarks.at(0).gpus == 1);
+    CHECK(p.benchmarks.at(1).gpus == 2);  // ABI 1.5 benchmark_gpus
+    // A worker's hello that asks for no GPU, or for absurdly many, is refused.
+    std::string hostile = protocol::encode(protocol::Hello{plugin});
+    hostile.replace(hostile.find("\"gpus\":2"), 8, "\"gpus\":0");
+    CHECK_FALSE(protocol::decode(hostile, error));
 
     auto done = protocol::decode(protocol::encode(protocol::Done{1}), error);
     REQUIRE(done);

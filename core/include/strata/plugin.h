@@ -32,6 +32,7 @@
  *   1.2  strata_check.about_device / device.
  *   1.3  strata_plugin_descriptor.release_benchmarks.
  *   1.4  strata_plugin_descriptor.benchmark_flags (STRATA_BENCHMARKS_DRIVER_API).
+ *   1.5  strata_plugin_descriptor.benchmark_gpus (benchmarks that need several GPUs).
  */
 #ifndef STRATA_PLUGIN_H
 #define STRATA_PLUGIN_H
@@ -44,7 +45,7 @@ extern "C" {
 #endif
 
 #define STRATA_PLUGIN_ABI_MAJOR 1
-#define STRATA_PLUGIN_ABI_MINOR 4
+#define STRATA_PLUGIN_ABI_MINOR 5
 
 /** Name of the one symbol every plugin exports. */
 #define STRATA_PLUGIN_ENTRY_SYMBOL "strata_plugin_entry"
@@ -236,6 +237,13 @@ typedef struct strata_plugin_descriptor {
     /* ABI 1.4; zero-initialised means none. A set of strata_benchmark_flags.
      * Read it only when struct_size covers it. */
     uint32_t benchmark_flags;
+    /* ABI 1.5; may be NULL (every benchmark needs one GPU). Parallel to
+     * `benchmarks`: how many GPUs each needs at least (0 and 1 mean one). A
+     * benchmark between GPUs (a peer copy) runs on the harness's GPU and the
+     * next one CUDA numbers; where fewer GPUs are visible the harness does
+     * not run it and says why, so a one-GPU node reports no error for it.
+     * Read it only when struct_size covers it. */
+    const uint32_t* benchmark_gpus;
 } strata_plugin_descriptor;
 
 /** How the harness runs a plugin's benchmarks (ABI 1.4). */

@@ -19,6 +19,7 @@ struct BenchmarkInfo {
     std::string parameters;
     double bytes_per_iteration = 0;
     double flops_per_iteration = 0;
+    uint32_t gpus = 1;  // GPUs it needs at least (ABI 1.5 benchmark_gpus)
 };
 
 struct PluginRecord {

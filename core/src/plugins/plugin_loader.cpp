@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstddef>
 
 #include "plugins/host_api.h"
@@ -104,6 +105,10 @@ LoadResult read_descriptor(const strata_plugin_descriptor* d, const std::string&
     }
     constexpr size_t v14_size = offsetof(strata_plugin_descriptor, benchmark_flags) + sizeof(uint32_t);
     if (d->struct_size >= v14_size) record.benchmark_flags = d->benchmark_flags;
+    constexpr size_t v15_size = offsetof(strata_plugin_descriptor, benchmark_gpus) + sizeof(const uint32_t*);
+    if (d->struct_size >= v15_size && d->benchmark_gpus)
+        for (size_t i = 0; i < record.benchmarks.size(); ++i)
+            record.benchmarks[i].gpus = std::max<uint32_t>(d->benchmark_gpus[i], 1);
     return LoadedPlugin{d, std::move(record)};
 }
 

@@ -52,7 +52,8 @@ Json plugin_to_json(const PluginRecord& plugin) {
         benchmarks.push_back({{"name", b.name},
                               {"parameters", b.parameters},
                               {"bytes_per_iteration", b.bytes_per_iteration},
-                              {"flops_per_iteration", b.flops_per_iteration}});
+                              {"flops_per_iteration", b.flops_per_iteration},
+                              {"gpus", b.gpus}});
     return {{"name", plugin.name},
             {"version", plugin.version},
             {"description", plugin.description},
@@ -71,7 +72,9 @@ Json plugin_to_json(const PluginRecord& plugin) {
 // fuzz_protocol under UBSan).
 int64_t bounded_integer(const Json& value, const std::string& name, int64_t low, int64_t high) {
     if (!value.is_number_integer()) throw std::runtime_error("field '" + name + "' is not an integer");
-    if (value.is_number_unsigned() ? value.get<uint64_t>() > static_cast<uint64_t>(high)
+    // An unsigned value is below a positive floor too ("gpus": 0).
+    if (value.is_number_unsigned() ? value.get<uint64_t>() > static_cast<uint64_t>(high) ||
+                                         (low > 0 && value.get<uint64_t>() < static_cast<uint64_t>(low))
                                    : value.get<int64_t>() < low || value.get<int64_t>() > high)
         throw std::runtime_error("field '" + name + "' is out of range");
     return value.get<int64_t>();
@@ -95,10 +98,14 @@ PluginRecord plugin_from_json(const Json& object) {
         bounded_integer(field(timeouts, "selftest"), "timeouts_s.selftest", 0, UINT32_MAX));
     for (const Json& soname : field(object, "required_libraries"))
         plugin.required_libraries.push_back(soname.get<std::string>());
-    for (const Json& b : field(object, "benchmarks"))
+    for (const Json& b : field(object, "benchmarks")) {
         plugin.benchmarks.push_back({string_field(b, "name"), optional_string(b, "parameters"),
                                      number_field(b, "bytes_per_iteration"),
                                      number_field(b, "flops_per_iteration")});
+        if (b.is_object() && b.contains("gpus"))
+            plugin.benchmarks.back().gpus =
+                static_cast<uint32_t>(bounded_integer(b["gpus"], "gpus", 1, 4096));
+    }
     if (object.contains("benchmark_flags"))
         plugin.benchmark_flags = static_cast<uint32_t>(
             bounded_integer(object["benchmark_flags"], "benchmark_flags", 0, UINT32_MAX));
