@@ -26,6 +26,7 @@ const strata_plugin_descriptor kDescriptor = strata::plugin::make_descriptor({
     .selftest_timeout_s = 120,
     .release_benchmarks = strata::driver::bench::release_driver_benchmarks,
     .benchmark_flags = STRATA_BENCHMARKS_DRIVER_API,
+    .benchmark_gpus = strata::driver::bench::driver_benchmark_gpus(),
 });
 
 }  // namespace

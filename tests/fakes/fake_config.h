@@ -63,6 +63,13 @@
  *   gbps.h2d=<GB/s>, gbps.d2h=<GB/s>   pinned host memory (default 25, 26)
  *   gbps.pageable=<GB/s>   pageable host memory, either way (default 10)
  *   gbps.d2d=<GB/s>        device to device, bytes counted once (default 1500)
+ *   gbps.peer=<GB/s>       a copy between GPUs with peer access enabled (default 50)
+ *   gbps.peer_staged=<GB/s>  the same without peer access: staged through
+ *                          host memory (default 12)
+ *   peer_latency_us, staged_latency_us  what each such copy costs besides
+ *                          its bytes (default 2 and 10)
+ *   p2p=<0|1>              whether the GPUs can reach each other directly
+ *                          (cuDeviceCanAccessPeer; default 1)
  *   kernel_us=<us>         a kernel (or graph node) on the device (default 2)
  *   kernels_run=<0|1>      launches of strata's probe kernel compute on the
  *                          host (default 0: a driver that drops work)

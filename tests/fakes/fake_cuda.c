@@ -244,6 +244,57 @@ FAKE_EXPORT CUresult cuCtxSetCurrent(CUcontext context) {
     return rc;
 }
 
+/* ---- peer access between the GPUs' contexts ---- */
+
+static int peer_enabled[FAKE_MAX_GPUS][FAKE_MAX_GPUS]; /* [from][to], as the current context enabled it */
+
+static int context_device(CUcontext context) {
+    const struct fake_context* c = (const struct fake_context*)(void*)context;
+    return c ? (int)c->device : -1;
+}
+
+int fake_peer_access(CUcontext from, CUcontext to) {
+    int a = context_device(from), b = context_device(to);
+    return a >= 0 && b >= 0 && a < FAKE_MAX_GPUS && b < FAKE_MAX_GPUS && peer_enabled[a][b];
+}
+
+CUcontext fake_current_context(void) {
+    return (CUcontext)(void*)current_context;
+}
+
+FAKE_EXPORT CUresult cuDeviceCanAccessPeer(int* can, CUdevice device, CUdevice peer) {
+    CUresult rc = require_init();
+    if (rc == CUDA_SUCCESS) rc = check_device(device);
+    if (rc == CUDA_SUCCESS) rc = check_device(peer);
+    if (rc != CUDA_SUCCESS) return rc;
+    if (!can) return CUDA_ERROR_INVALID_VALUE;
+    /* p2p=0: GPUs without a peer-to-peer path (PCIe switches that block it). */
+    *can = device != peer && fake_config_number("p2p", 1) != 0;
+    return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuCtxEnablePeerAccess(CUcontext peer, unsigned int flags) {
+    CUresult rc = require_init();
+    if (rc != CUDA_SUCCESS) return rc;
+    if (!current_context) return CUDA_ERROR_INVALID_CONTEXT;
+    if (flags != 0 || !peer) return CUDA_ERROR_INVALID_VALUE;
+    int from = (int)current_context->device, to = context_device(peer);
+    if (from == to || fake_config_number("p2p", 1) == 0) return CUDA_ERROR_PEER_ACCESS_UNSUPPORTED;
+    if (peer_enabled[from][to]) return CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED;
+    peer_enabled[from][to] = 1;
+    return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuCtxDisablePeerAccess(CUcontext peer) {
+    CUresult rc = require_init();
+    if (rc != CUDA_SUCCESS) return rc;
+    if (!current_context) return CUDA_ERROR_INVALID_CONTEXT;
+    int from = (int)current_context->device, to = context_device(peer);
+    if (to < 0 || !peer_enabled[from][to]) return CUDA_ERROR_PEER_ACCESS_NOT_ENABLED;
+    peer_enabled[from][to] = 0;
+    return CUDA_SUCCESS;
+}
+
 FAKE_EXPORT CUresult cuCtxGetCurrent(CUcontext* context) {
     CUresult rc = require_init();
     if (rc != CUDA_SUCCESS) return rc;

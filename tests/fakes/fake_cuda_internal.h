@@ -18,4 +18,9 @@ void fake_delay(const char* entry);
  * and, with kernels_run=1, strata's probe kernel computed on the host. */
 void fake_run_kernel(CUstream stream, unsigned blocks, unsigned threads, void** parameters);
 
+/* Whether `from`'s context enabled peer access to `to`'s
+ * (cuCtxEnablePeerAccess), and the current context. */
+int fake_peer_access(CUcontext from, CUcontext to);
+CUcontext fake_current_context(void);
+
 #endif

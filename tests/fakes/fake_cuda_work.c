@@ -263,6 +263,27 @@ FAKE_EXPORT CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr destination, CUdeviceptr s
     return CUDA_SUCCESS;
 }
 
+/* Between two GPUs: over the direct path when the current context enabled
+ * peer access to the other one, else staged through host memory; a copy
+ * also costs a fixed latency on its stream. */
+FAKE_EXPORT CUresult cuMemcpyPeerAsync(CUdeviceptr destination, CUcontext destination_context,
+                                       CUdeviceptr source, CUcontext source_context, size_t bytes,
+                                       CUstream stream) {
+    CUresult rc = fake_require_init();
+    if (rc != CUDA_SUCCESS) return rc;
+    if (!destination_context || !source_context) return CUDA_ERROR_INVALID_CONTEXT;
+    fake_delay("cuMemcpyPeerAsync");
+    memmove((void*)(uintptr_t)destination, (const void*)(uintptr_t)source, bytes);
+    CUcontext current = fake_current_context();
+    CUcontext other = current == source_context ? destination_context : source_context;
+    int direct = fake_peer_access(current, other);
+    enqueue_us(
+        stream,
+        (direct ? fake_config_number("peer_latency_us", 2) : fake_config_number("staged_latency_us", 10)) +
+            (direct ? copy_us(bytes, "gbps.peer", 50) : copy_us(bytes, "gbps.peer_staged", 12)));
+    return CUDA_SUCCESS;
+}
+
 /* ---- stream-ordered pools ---- */
 
 static char default_pool;

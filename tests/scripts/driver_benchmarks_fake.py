@@ -148,6 +148,39 @@ try:
     check(first.get("memory/host_register_unregister/bytes=2097152", {}).get("real_time", 0) >= 300,
           "cuMemHostRegister's cost is timed")
 
+    # 1b. Copies between two GPUs (nvbandwidth's device_to_device read and
+    #     write), with peer access and staged through the host without it,
+    #     and the latency of a 4-byte copy; on one GPU they are not run and
+    #     bench says why, without an error.
+    one = run(["bench", "--filter", "^driver/copy/(peer|d2d)", "--repetitions", "2", "--out", f"{work}/one.json"],
+              STEADY, work)
+    check(one.returncode == 0 and "driver: 5 benchmark(s) not run: CUDA sees 1 GPU(s): copy/peer_read/" in one.stdout
+          and "error" not in one.stdout.lower(), f"one GPU: the copies between GPUs are not run, and that is no "
+          f"error (exit {one.returncode}):\n{one.stdout}\n{one.stderr[-1000:]}")
+    only_peers = run(["bench", "--filter", "^driver/copy/peer"], STEADY, work)
+    check(only_peers.returncode == 2 and "no benchmark matches" in only_peers.stderr,
+          f"one GPU, only copies between GPUs asked for: nothing to plan ({only_peers.stderr[-300:]})")
+    two_gpus = STEADY + ";devices=2;gbps.peer=40;gbps.peer_staged=9;peer_latency_us=0;staged_latency_us=0"
+    peers = bench(work, "peers", two_gpus, "^driver/copy/peer_(read|write)")
+    for name, gbps in [("copy/peer_read/bytes=67108864,peer=next,access=enabled", 40),
+                       ("copy/peer_write/bytes=67108864,peer=next,access=enabled", 40),
+                       ("copy/peer_read/bytes=67108864,peer=next,access=disabled", 9),
+                       ("copy/peer_write/bytes=67108864,peer=next,access=disabled", 9)]:
+        got = peers.get(name, [{}])[0]
+        check(not got.get("error_occurred") and near(got.get("bytes_per_second"), gbps * 1e9),
+              f"{name}: {got.get('bytes_per_second')} B/s, the fake's peer path moves {gbps} GB/s: {got}")
+    latency = bench(work, "latency", STEADY + ";devices=2;peer_latency_us=3", "^driver/copy/peer_latency")
+    got = latency.get("copy/peer_latency/bytes=4,peer=next,access=enabled", [{}])[0]
+    check(got.get("time_unit") == "us" and near(got.get("real_time"), 3.0, 0.01),
+          f"a 4-byte copy between GPUs costs the fake's 3 us: {got}")
+    # GPUs without a peer-to-peer path: the direct copies say so; the staged ones run.
+    blocked = bench(work, "blocked", STEADY + ";devices=2;p2p=0", "^driver/copy/peer_read")
+    direct = blocked.get("copy/peer_read/bytes=67108864,peer=next,access=enabled", [{}])[0]
+    staged = blocked.get("copy/peer_read/bytes=67108864,peer=next,access=disabled", [{}])[0]
+    check(direct.get("error_occurred") and "no peer-to-peer path" in direct.get("error_message", ""),
+          f"no peer-to-peer path is named: {direct}")
+    check(not staged.get("error_occurred") and staged.get("bytes_per_second"), f"staged copies still run: {staged}")
+
     # 2. A driver that accepts launches and drops the work: every launch
     #    benchmark is refused by its validation, with the reason; the copies,
     #    which do their work, still run.

@@ -37,6 +37,10 @@ const BenchmarkApi& benchmark_api() {
         resolve(out.memcpy_htod_async, "cuMemcpyHtoDAsync_v2");
         resolve(out.memcpy_dtoh_async, "cuMemcpyDtoHAsync_v2");
         resolve(out.memcpy_dtod_async, "cuMemcpyDtoDAsync_v2");
+        resolve(out.device_can_access_peer, "cuDeviceCanAccessPeer");
+        resolve(out.ctx_enable_peer_access, "cuCtxEnablePeerAccess");
+        resolve(out.ctx_disable_peer_access, "cuCtxDisablePeerAccess");
+        resolve(out.memcpy_peer_async, "cuMemcpyPeerAsync");
         resolve(out.graph_create, "cuGraphCreate");
         resolve(out.graph_add_kernel_node, "cuGraphAddKernelNode");
         resolve(out.graph_get_nodes, "cuGraphGetNodes");

@@ -49,6 +49,10 @@ struct BenchmarkApi : DriverApi {
     decltype(&::cuGraphLaunch) graph_launch = nullptr;
     decltype(&::cuGraphExecDestroy) graph_exec_destroy = nullptr;
     decltype(&::cuGraphDestroy) graph_destroy = nullptr;
+    decltype(&::cuDeviceCanAccessPeer) device_can_access_peer = nullptr;
+    decltype(&::cuCtxEnablePeerAccess) ctx_enable_peer_access = nullptr;
+    decltype(&::cuCtxDisablePeerAccess) ctx_disable_peer_access = nullptr;
+    decltype(&::cuMemcpyPeerAsync) memcpy_peer_async = nullptr;
 
     // Entry points this libcuda lacks, among the benchmarks' own.
     std::string missing_text;

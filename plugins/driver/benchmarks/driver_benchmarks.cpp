@@ -7,6 +7,7 @@
 #include "launch_benchmarks.h"
 #include "memory_benchmarks.h"
 #include "module_benchmarks.h"
+#include "peer_benchmarks.h"
 #include "plugin_entry.h"
 
 namespace strata::driver::bench {
@@ -59,11 +60,32 @@ constexpr std::array<Case, 27> kCases = {{
     {"sync/stream_synchronize", "idle_stream=1", 0, 0, kStreamSync, validate_launch, run_launch},
 }};
 
-constexpr size_t kCount = kCases.size();
+// Between the benchmark GPU and the next one: each needs two GPUs.
+constexpr std::array<Case, 5> kPeerCases = {{
+    {"copy/peer_read", "bytes=67108864,peer=next,access=enabled", kCopyBytes, kCopyBytes, kPeerReadDirect,
+     validate_peer, run_peer},
+    {"copy/peer_write", "bytes=67108864,peer=next,access=enabled", kCopyBytes, kCopyBytes, kPeerWriteDirect,
+     validate_peer, run_peer},
+    {"copy/peer_read", "bytes=67108864,peer=next,access=disabled", kCopyBytes, kCopyBytes, kPeerReadStaged,
+     validate_peer, run_peer},
+    {"copy/peer_write", "bytes=67108864,peer=next,access=disabled", kCopyBytes, kCopyBytes, kPeerWriteStaged,
+     validate_peer, run_peer},
+    {"copy/peer_latency", "bytes=4,peer=next,access=enabled", 0, 4, kPeerLatencyDirect, validate_peer,
+     run_peer},
+}};
+
+constexpr size_t kCount = kCases.size() + kPeerCases.size();
 
 constexpr const Case& case_at(size_t i) {
-    return kCases[i];
+    return i < kCases.size() ? kCases[i] : kPeerCases[i - kCases.size()];
 }
+
+// strata_plugin_descriptor.benchmark_gpus, in the table's order.
+constexpr std::array<uint32_t, kCount> kGpus = [] {
+    std::array<uint32_t, kCount> out{};
+    for (size_t i = 0; i < kCount; ++i) out[i] = i < kCases.size() ? 1 : 2;
+    return out;
+}();
 
 // The run's tools, or false with the reason logged when libcuda lacks any.
 bool usable(const plugin::Reporter& report) {
@@ -114,7 +136,12 @@ const strata_benchmark* driver_benchmarks(size_t* count) {
     });
 }
 
+const uint32_t* driver_benchmark_gpus() {
+    return kGpus.data();
+}
+
 strata_task_result release_driver_benchmarks(const strata_host_api*) {
+    release_peers();
     release_launches();
     release_modules();
     release_copies();
