@@ -18,6 +18,7 @@
 #include "copy_roof.h"
 #include "driver_session.h"
 #include "l2_flush.h"
+#include "runner_checks.h"
 #include "levels.h"
 #include "timed_loop.h"
 
@@ -31,15 +32,7 @@ std::string text(strata_str s) {
 
 void report(const strata_host_api& host, const std::string& id, strata_status status,
             const std::string& summary) {
-    strata_check check{};
-    check.struct_size = sizeof check;
-    check.abi_major = STRATA_PLUGIN_ABI_MAJOR;
-    check.abi_minor = STRATA_PLUGIN_ABI_MINOR;
-    check.id = {id.data(), id.size()};
-    check.layer = STRATA_LAYER_KERNEL;
-    check.status = status;
-    check.summary = {summary.data(), summary.size()};
-    host.emit_check(host.context, &check);
+    report_check(host, id, STRATA_LAYER_KERNEL, status, summary);
 }
 
 // Why no benchmark can run here, in words; empty when a GPU is usable.

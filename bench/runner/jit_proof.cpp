@@ -13,6 +13,7 @@
 
 #include "driver_session.h"
 #include "levels.h"
+#include "runner_checks.h"
 #include "model/untrusted_input.h"
 #include "strata/arch/fatbin.h"
 
@@ -32,16 +33,7 @@ struct Item {
 };
 
 void report(const strata_host_api& host, strata_status status, const std::string& summary) {
-    const std::string id = "bench.jit_installed";
-    strata_check check{};
-    check.struct_size = sizeof check;
-    check.abi_major = STRATA_PLUGIN_ABI_MAJOR;
-    check.abi_minor = STRATA_PLUGIN_ABI_MINOR;
-    check.id = {id.data(), id.size()};
-    check.layer = STRATA_LAYER_DRIVER;
-    check.status = status;
-    check.summary = {summary.data(), summary.size()};
-    host.emit_check(host.context, &check);
+    report_check(host, "bench.jit_installed", STRATA_LAYER_DRIVER, status, summary);
 }
 
 std::vector<Item> read_list(const std::string& path) {
