@@ -18,8 +18,8 @@
 #include "copy_roof.h"
 #include "driver_session.h"
 #include "l2_flush.h"
-#include "runner_checks.h"
 #include "levels.h"
+#include "runner_checks.h"
 #include "timed_loop.h"
 
 namespace strata::bench {
