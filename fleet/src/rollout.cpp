@@ -572,11 +572,13 @@ RolloutResult decide_rollout(const std::vector<NodeRecord>& base, const std::vec
         if (change.role == FieldRole::invalidating)
             inconclusive.push_back(change.label + " differs (BASE " + values_text(change.base) + "; CAND " +
                                    values_text(change.candidate) + "): " + change.why);
-    size_t within = 0;
+    size_t within = 0, timed = 0, loaded = 0;  // the JIT proof's fat binaries are not timed
     for (const BenchmarkJudgement& j : result.benchmarks) {
         if (j.decision == Decision::no_go) no_go.push_back(j.name + ": " + j.reason);
         if (j.decision == Decision::inconclusive) inconclusive.push_back(j.name + ": " + j.reason);
-        if (j.decision == Decision::go) ++within;
+        bool proof = bench::is_load_proof(j.name);
+        timed += !proof;
+        if (j.decision == Decision::go) ++(proof ? loaded : within);
     }
     if (result.benchmarks.empty()) {
         auto why = [](const std::vector<NodeRecord>& records) {
@@ -593,9 +595,10 @@ RolloutResult decide_rollout(const std::vector<NodeRecord>& base, const std::vec
             inconclusive.push_back("BASE and CAND have no benchmark in common");
     }
     if (within > 0)
-        go.push_back(std::to_string(within) + " of " + std::to_string(result.benchmarks.size()) +
-                     " benchmark(s) within the " + signed_percent(options.threshold).substr(1) +
-                     " threshold");
+        go.push_back(std::to_string(within) + " of " + std::to_string(timed) + " benchmark(s) within the " +
+                     signed_percent(options.threshold).substr(1) + " threshold");
+    if (loaded > 0)
+        go.push_back(std::to_string(loaded) + " installed fat binaries JIT-compiled and loaded by CAND");
     bool checks_compared = false;
     for (const auto* side : {&base, &candidate})
         for (const NodeRecord& record : *side) checks_compared |= !record.checks.empty();
