@@ -187,7 +187,7 @@ int side_by_side(const RunOptions& run, const BenchOptions& options, const std::
     std::set<std::string> differing;
     for (const Build& build : builds) differing.insert(build.plugins.begin(), build.plugins.end());
     std::vector<BenchPlugin> plugins;
-    for (BenchPlugin& p : plugins_with_benchmarks(run, filter))
+    for (BenchPlugin& p : plugins_matching(described_plugins(run), filter))
         if (differing.count(p.record.name)) plugins.push_back(std::move(p));
     if (plugins.empty()) {
         std::cout << "no benchmark of the plugins these builds change matches --filter\n";

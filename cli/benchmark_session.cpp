@@ -56,14 +56,23 @@ std::regex benchmark_filter(const std::string& text) {
     }
 }
 
-std::vector<BenchPlugin> plugins_with_benchmarks(const RunOptions& run, const std::regex& filter,
-                                                 long long gpus_visible) {
+std::vector<BenchPlugin> described_plugins(const RunOptions& run) {
     std::vector<BenchPlugin> out;
     for (const PluginCandidate& candidate : discover_plugins(run.plugins, run.executable)) {
         if (candidate.refusal) continue;
         Report scratch;
         PluginRecord record = run_plugin_task(run, candidate, "describe", scratch);
-        if (record.state != PluginState::loaded || record.benchmarks.empty()) continue;
+        if (record.state == PluginState::loaded && !record.benchmarks.empty())
+            out.push_back({candidate, std::move(record), 0});
+    }
+    return out;
+}
+
+std::vector<BenchPlugin> plugins_matching(std::vector<BenchPlugin> described, const std::regex& filter,
+                                          long long gpus_visible) {
+    std::vector<BenchPlugin> out;
+    for (BenchPlugin& plugin : described) {
+        const PluginRecord& record = plugin.record;
         size_t matching = 0;
         // The names the runner gives, so --filter means the same here and there.
         bool hot_only = (record.benchmark_flags & STRATA_BENCHMARKS_DRIVER_API) != 0;
@@ -73,12 +82,28 @@ std::vector<BenchPlugin> plugins_with_benchmarks(const RunOptions& run, const st
                     if ((!hot_only || std::string_view(mode) != "/mode:cold/device:") &&
                         std::regex_search(record.name + "/" + b.name + "/" + b.parameters + mode, filter))
                         ++matching;
-        if (matching > 0) out.push_back({candidate, record, matching});
+        plugin.matching = matching;
+        if (matching > 0) out.push_back(std::move(plugin));
     }
     return out;
 }
 
+fs::path make_private_directory(const std::string& prefix) {
+    std::string pattern = (fs::temp_directory_path() / (prefix + "-XXXXXX")).string();
+    if (!::mkdtemp(pattern.data()))
+        throw std::runtime_error("cannot create a private directory in " +
+                                 fs::temp_directory_path().string() + ": " + std::strerror(errno));
+    return pattern;
+}
+
 namespace {
+
+// How many GPUs CUDA sees, from the driver plugin's device.count; 1 where it
+// did not say (no driver: GPU 0's runner then says why).
+long long gpus_visible(const Json& environment) {
+    const Json& found = environment_value(environment, "device.count");
+    return found.is_number_integer() ? std::clamp<long long>(found.get<long long>(), 1, 4096) : 1;
+}
 
 // The GPUs `--device` names, numbered as the runner's STRATA_BENCH_DEVICE
 // means them: as CUDA numbers them. For `all`, the driver plugin's
@@ -93,11 +118,8 @@ std::vector<int> devices_for(const std::string& device, const Json& environment)
             throw UsageError("--device takes a GPU number or 'all', not '" + device + "'");
         return {static_cast<int>(value)};
     }
-    long long count = 0;
-    if (const Json& found = environment_value(environment, "device.count"); found.is_number_integer())
-        count = std::clamp<long long>(found.get<long long>(), 0, 4096);
     std::vector<int> out;
-    for (long long i = 0; i < std::max<long long>(count, 1); ++i) out.push_back(static_cast<int>(i));
+    for (long long i = 0; i < gpus_visible(environment); ++i) out.push_back(static_cast<int>(i));
     return out;
 }
 
@@ -106,14 +128,7 @@ std::vector<int> devices_for(const std::string& device, const Json& environment)
 RunnerResult run_runner(const RunOptions& run, const BenchmarkRequest& request, const BenchPlugin& plugin,
                         int device, int repetitions, std::vector<std::string> environment,
                         std::optional<double> seconds_needed) {
-    // A private directory (mkdtemp: 0700, an unpredictable name): a name in
-    // /tmp that others can guess could be a symlink planted to make the
-    // runner, often root, overwrite any file.
-    std::string pattern = (fs::temp_directory_path() / "strata-bench-XXXXXX").string();
-    if (!::mkdtemp(pattern.data()))
-        throw std::runtime_error("cannot create a private directory in " +
-                                 fs::temp_directory_path().string() + ": " + std::strerror(errno));
-    const fs::path directory = pattern;
+    const fs::path directory = make_private_directory("strata-bench");
     const fs::path out = directory / (plugin.record.name + "-gpu" + std::to_string(device) + ".json");
     WorkerRequest worker;
     worker.strata_executable = runner_path(run.executable).string();
@@ -183,10 +198,8 @@ BenchmarkSession run_benchmarks(const RunOptions& run, const BenchmarkRequest& r
         environment = &probed;
     }
     std::vector<int> devices = devices_for(request.device, *environment);
-    long long visible = 1;
-    if (const Json& count = environment_value(*environment, "device.count"); count.is_number_integer())
-        visible = std::max<long long>(count.get<long long>(), 1);
-    std::vector<BenchPlugin> plugins = plugins_with_benchmarks(run, filter, visible);
+    std::vector<BenchPlugin> described = described_plugins(run);
+    std::vector<BenchPlugin> plugins = plugins_matching(described, filter, gpus_visible(*environment));
     if (plugins.empty() && !request.jit_installed)
         throw UsageError("no benchmark matches --filter '" + request.filter + "'");
     size_t count = 0;
@@ -214,7 +227,8 @@ BenchmarkSession run_benchmarks(const RunOptions& run, const BenchmarkRequest& r
             if (result.results) runs.push_back(*result.results);
         }
     if (::isatty(STDERR_FILENO)) std::cerr << "\n";
-    if (request.jit_installed) run_jit_proofs(run, request, filter, devices, *environment, runs, session);
+    if (request.jit_installed)
+        run_jit_proofs(run, request, filter, described, devices, *environment, runs, session);
     if (!runs.empty())
         session.merged = bench::merge_runs(runs, strata_context(run, request.level, runs, environment));
     return session;

@@ -59,10 +59,20 @@ bool runner_available(const std::string& executable);
 // Throws UsageError for a filter that is not a regex.
 std::regex benchmark_filter(const std::string& text);
 
+// Every plugin that loads and declares benchmarks, each described once in a
+// worker (`matching` is 0).
+std::vector<BenchPlugin> described_plugins(const RunOptions& run);
+
+// Of `described`, those with runs the filter matches, each with their count.
 // `gpus_visible`: a benchmark needing more GPUs is not counted (the runner
 // leaves it out).
-std::vector<BenchPlugin> plugins_with_benchmarks(const RunOptions& run, const std::regex& filter,
-                                                 long long gpus_visible = 1);
+std::vector<BenchPlugin> plugins_matching(std::vector<BenchPlugin> described, const std::regex& filter,
+                                          long long gpus_visible = 1);
+
+// A new private directory (mkdtemp: 0700, an unpredictable name) in the
+// temporary directory: a name there that others can guess could be a
+// symlink planted to make strata, often root, overwrite any file.
+std::filesystem::path make_private_directory(const std::string& prefix);
 
 // One runner: one plugin's benchmarks on one GPU, with extra environment.
 // `seconds_needed`: the work's own estimate, where the plugin's benchmark

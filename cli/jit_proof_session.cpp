@@ -1,12 +1,9 @@
 #include "cli/jit_proof_session.h"
 
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
+#include <algorithm>
 #include <filesystem>
+#include <map>
 
-#include "doctor/plugin_tasks.h"
 #include "frameworks/jit_proof_plan.h"
 #include "levels.h"
 #include "report/atomic_file.h"
@@ -29,30 +26,21 @@ uint32_t compute_capability_of(const Json& environment, int device) {
     return sm.value_or(0);
 }
 
-// The driver plugin, whichever benchmarks --filter leaves it: the JIT proof
-// runs in its runner.
-std::optional<BenchPlugin> driver_plugin(const RunOptions& run) {
-    for (const PluginCandidate& candidate : discover_plugins(run.plugins, run.executable)) {
-        if (candidate.refusal) continue;
-        Report scratch;
-        PluginRecord record = run_plugin_task(run, candidate, "describe", scratch);
-        if (record.state == PluginState::loaded && record.name == "driver")
-            return BenchPlugin{candidate, record, 0};
-    }
-    return std::nullopt;
-}
-
 }  // namespace
 
 void run_jit_proofs(const RunOptions& run, const BenchmarkRequest& request, const std::regex& filter,
-                    const std::vector<int>& devices, const Json& environment, std::vector<Json>& runs,
-                    BenchmarkSession& session) {
-    std::optional<BenchPlugin> driver = driver_plugin(run);
-    if (!driver) {
+                    const std::vector<BenchPlugin>& described, const std::vector<int>& devices,
+                    const Json& environment, std::vector<Json>& runs, BenchmarkSession& session) {
+    // The proof runs in the driver plugin's runner, whichever of its
+    // benchmarks --filter leaves.
+    auto driver = std::find_if(described.begin(), described.end(),
+                               [](const BenchPlugin& p) { return p.record.name == "driver"; });
+    if (driver == described.end()) {
         session.skipped.push_back("driver/jit_installed: the driver plugin did not load");
         return;
     }
     FrameworkLayer layer = scan_framework_layer(ProbeContext::live(), run.frameworks);
+    std::map<uint32_t, JitProofPlan> plans;  // by compute capability: a node's GPUs are often alike
     for (int device : devices) {
         std::string gpu = "GPU " + std::to_string(device);
         uint32_t sm = compute_capability_of(environment, device);
@@ -62,7 +50,9 @@ void run_jit_proofs(const RunOptions& run, const BenchmarkRequest& request, cons
                                       "driver reported none)");
             continue;
         }
-        JitProofPlan plan = plan_jit_proof(layer, sm);
+        auto planned = plans.find(sm);
+        if (planned == plans.end()) planned = plans.emplace(sm, plan_jit_proof(layer, sm)).first;
+        JitProofPlan plan = planned->second;
         std::string suffix = "/device:" + std::to_string(device);
         std::erase_if(plan.items, [&](const JitProofItem& item) {
             return !std::regex_search("driver/jit_installed/" + item.name + suffix, filter);
@@ -79,22 +69,18 @@ void run_jit_proofs(const RunOptions& run, const BenchmarkRequest& request, cons
         }
         session.notes.push_back("driver/jit_installed: " + std::to_string(plan.items.size()) +
                                 " fat binaries of " + judged + " handed to the driver's JIT");
-        // A private directory, as run_runner's own, for the list.
-        std::string pattern = (fs::temp_directory_path() / "strata-jit-XXXXXX").string();
-        if (!::mkdtemp(pattern.data()))
-            throw std::runtime_error("cannot create a private directory in " +
-                                     fs::temp_directory_path().string() + ": " + std::strerror(errno));
-        const fs::path list = fs::path(pattern) / "fat-binaries.json";
+        const fs::path directory = make_private_directory("strata-jit");
+        const fs::path list = directory / "fat-binaries.json";
         write_file_atomically(list.string(), to_json_text(jit_proof_list(plan)));
         BenchmarkRequest jit = request;
         jit.filter = ".";
         int passes = request.repetitions > 0 ? request.repetitions : level_jit_passes(request.level);
         // A large PTX compiles for seconds; every pass compiles each again.
-        double seconds = 60 + 5.0 * static_cast<double>(plan.items.size()) * passes;
+        double seconds = 5.0 * static_cast<double>(plan.items.size()) * passes;
         RunnerResult result = run_runner(run, jit, *driver, device, passes,
                                          {"STRATA_BENCH_JIT_LIST=" + list.string()}, seconds);
         std::error_code ec;
-        fs::remove_all(pattern, ec);
+        fs::remove_all(directory, ec);
         if (!result.skipped.empty()) session.skipped.push_back("driver/jit_installed: " + result.skipped);
         if (!result.error.empty()) session.skipped.push_back("driver/jit_installed: " + result.error);
         if (result.results) runs.push_back(*result.results);

@@ -13,9 +13,10 @@
 namespace strata::cli {
 
 // Appends each GPU's results to `runs`; what was handed over, left out or
-// skipped goes to `session`'s notes and skipped lists.
+// skipped goes to `session`'s notes and skipped lists. `described`: the
+// plugins as described_plugins() found them (the driver's runner does it).
 void run_jit_proofs(const RunOptions& run, const BenchmarkRequest& request, const std::regex& filter,
-                    const std::vector<int>& devices, const Json& environment, std::vector<Json>& runs,
-                    BenchmarkSession& session);
+                    const std::vector<BenchPlugin>& described, const std::vector<int>& devices,
+                    const Json& environment, std::vector<Json>& runs, BenchmarkSession& session);
 
 }  // namespace strata::cli
