@@ -437,19 +437,22 @@ PerformancePart performance(const std::vector<NodeRecord>& base, const std::vect
                 pooled.insert(pooled.end(), values.begin(), values.end());
                 if (pooled.empty()) sides[s].by_node.erase(record->node);
             }
-        BenchmarkJudgement judged = judge_benchmark(name, sides[0], sides[1], metric, options);
-        if (bench::is_load_proof(name) && sides[1].errors.empty() && !sides[1].by_node.empty() &&
-            (!sides[0].by_node.empty() || !sides[0].errors.empty())) {
-            // Judged on loading, not on its time (benchmark_results.h).
-            BenchmarkJudgement loaded;
-            loaded.name = name;
-            loaded.metric = metric;
-            loaded.decision = Decision::go;
-            loaded.reason =
+        // A JIT proof's fat binary that CAND loaded is judged on loading, not
+        // on its time (benchmark_results.h); a refusal is judged as any failure.
+        bool loaded_on_candidate = bench::is_load_proof(name) && sides[1].errors.empty() &&
+                                   !sides[1].by_node.empty() &&
+                                   (!sides[0].by_node.empty() || !sides[0].errors.empty());
+        BenchmarkJudgement judged = loaded_on_candidate
+                                        ? BenchmarkJudgement{}
+                                        : judge_benchmark(name, sides[0], sides[1], metric, options);
+        if (loaded_on_candidate) {
+            judged.name = name;
+            judged.metric = metric;
+            judged.decision = Decision::go;
+            judged.reason =
                 sides[0].errors.empty()
                     ? "loaded on both sides (a JIT proof: its time counts in driver/jit_installed/total)"
                     : "refused on BASE (" + sides[0].errors.begin()->second + "), loaded on CAND";
-            judged = std::move(loaded);
         }
         // Each side's median, to quote in the metric's own unit.
         std::optional<double>* values[2] = {&judged.base_value, &judged.candidate_value};

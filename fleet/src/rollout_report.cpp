@@ -49,8 +49,7 @@ std::string quoted_medians(const BenchmarkJudgement& j) {
            quoted_value(j.metric, *j.candidate_value);
 }
 
-// The benchmarks of one group, in the order judged.
-// A group's judgements, less the JIT proof's fat binaries that loaded on
+// A group's judgements in the order judged, less the JIT proof's fat binaries that loaded on
 // both sides (thousands for a large framework): those are counted in
 // `loaded_proofs` and said in one line. Refusals stay rows of their own.
 std::vector<const BenchmarkJudgement*> in_group(const RolloutResult& result, std::string_view group,
