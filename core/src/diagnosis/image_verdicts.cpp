@@ -150,16 +150,18 @@ FileVerdicts judge_files(const std::vector<std::string>& files, const std::vecto
     return out;
 }
 
+std::string path_under(const std::string& path, const std::string& base) {
+    if (base.empty()) return path;
+    std::string relative = std::filesystem::path(path).lexically_relative(base).string();
+    return relative.empty() || relative.starts_with("..") ? path : relative;
+}
+
 Json jit_fat_binaries_json(const std::vector<FileVerdicts::JitFatBinary>& fat_binaries,
                            const std::string& base) {
     Json out = Json::array();
     for (size_t i = 0; i < fat_binaries.size();) {
         const FileVerdicts::JitFatBinary& first = fat_binaries[i];
-        std::string file = first.file;
-        if (!base.empty()) {
-            std::string relative = std::filesystem::path(file).lexically_relative(base).string();
-            if (!relative.empty() && !relative.starts_with("..")) file = relative;
-        }
+        std::string file = path_under(first.file, base);
         Json offsets = Json::array();
         for (;
              i < fat_binaries.size() && fat_binaries[i].sm == first.sm && fat_binaries[i].file == first.file;

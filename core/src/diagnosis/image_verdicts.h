@@ -43,6 +43,10 @@ std::string refused_code_remedy();
 FileVerdicts judge_files(const std::vector<std::string>& files, const std::vector<GpuInfo>& gpus,
                          const std::string& driver_version);
 
+// `path` relative to `base` where it lies under it, else `path` as given:
+// how a framework's files are named (torch/lib/libtorch_cuda.so).
+std::string path_under(const std::string& path, const std::string& base);
+
 // FileVerdicts::jit_fat_binaries as a fact's value, by GPU and file (paths
 // relative to `base` where they lie under it): [{"cc": "9.0", "file":
 // "torch/lib/libtorch_cuda.so", "fat_binaries": [[offset, bytes], ...]}].

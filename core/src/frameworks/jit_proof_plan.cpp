@@ -1,21 +1,11 @@
 #include "frameworks/jit_proof_plan.h"
 
 #include <cstdio>
-#include <filesystem>
 
 #include "diagnosis/image_verdicts.h"
 #include "plugins/plugin_trust.h"
 
 namespace strata {
-
-namespace {
-
-std::string relative_to(const std::string& path, const std::string& base) {
-    std::string relative = std::filesystem::path(path).lexically_relative(base).string();
-    return relative.empty() || relative.starts_with("..") ? path : relative;
-}
-
-}  // namespace
 
 JitProofPlan plan_jit_proof(const FrameworkLayer& layer, uint32_t sm) {
     JitProofPlan plan;
@@ -39,7 +29,7 @@ JitProofPlan plan_jit_proof(const FrameworkLayer& layer, uint32_t sm) {
             char offset[32];
             std::snprintf(offset, sizeof offset, "@0x%llx",
                           static_cast<unsigned long long>(fat_binary.offset));
-            plan.items.push_back({install.id + "/" + relative_to(fat_binary.file, install.site_dir) + offset,
+            plan.items.push_back({install.id + "/" + path_under(fat_binary.file, install.site_dir) + offset,
                                   fat_binary.file, fat_binary.offset, fat_binary.bytes, fat_binary.image});
         }
     }
