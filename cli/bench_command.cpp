@@ -242,7 +242,8 @@ std::function<int()> register_bench(CLI::App& app, const std::string& executable
     command
         ->add_option("--side-by-side", options->side_by_side,
                      "NAME=LIBDIR builds to compare, each put first on the library path of its own workers")
-        ->expected(2, 16);
+        ->expected(2, 16)
+        ->option_text("NAME=LIBDIR");
 
     return [options, executable]() {
         std::regex filter = benchmark_filter(options->request.filter);

@@ -44,6 +44,8 @@ std::function<int()> register_bench(CLI::App& app, const std::string& executable
 std::function<int()> register_record(CLI::App& app, const std::string& executable);
 std::function<int()> register_rollout(CLI::App& app, const std::string& executable);
 std::function<int()> register_fleet(CLI::App& app);
+// `strata help [COMMAND]`: register last, so that it knows every command.
+std::function<int()> register_help(CLI::App& app);
 
 std::string version_text();
 

@@ -9,6 +9,7 @@
 #include <map>
 
 #include "cli/commands.h"
+#include "cli/help_formatter.h"
 #include "doctor/build_info.h"
 #include "model/usage_error.h"
 #include "report/terminal_safe_output.h"
@@ -37,6 +38,27 @@ std::string own_executable(const char* argv0) {
     return argv0;
 }
 
+// `strata --json` is `strata doctor --json`, as bare `strata` is `strata
+// doctor`: options before any command belong to doctor, except the ones the
+// top level itself answers.
+std::vector<const char*> arguments_with_default_command(int argc, char** argv) {
+    std::vector<const char*> arguments(argv, argv + argc);
+    if (argc > 1 && argv[1][0] == '-') {
+        std::string first = argv[1];
+        if (first != "-h" && first != "--help" && first != "--help-all" && first != "--version")
+            arguments.insert(arguments.begin() + 1, "doctor");
+    }
+    return arguments;
+}
+
+// The command a usage error is about: the first argument that names one.
+std::string command_named(const std::vector<const char*>& arguments,
+                          const std::map<std::string, std::function<int()>>& commands) {
+    for (size_t i = 1; i < arguments.size(); ++i)
+        if (arguments[i][0] != '-') return commands.count(arguments[i]) ? arguments[i] : "";
+    return "";
+}
+
 }  // namespace
 
 }  // namespace strata::cli
@@ -44,9 +66,13 @@ std::string own_executable(const char* argv0) {
 int main(int argc, char** argv) {
     using namespace strata;
     std::string executable = cli::own_executable(argv[0]);
+    // Named, so that help says `Usage: strata doctor`, not the path the
+    // binary was started by.
     CLI::App app{
         "strata: proves, layer by layer, that this machine's CUDA stack works, and how fast.\n"
-        "Exit status: 0 all checks passed, 1 a check failed, 2 bad usage or input, 3 strata failed."};
+        "Exit status: 0 all checks passed, 1 a check failed, 2 bad usage or input, 3 strata failed.",
+        "strata"};
+    app.formatter(std::make_shared<cli::HelpFormatter>());
     app.set_version_flag(
         "--version", [] { return cli::version_text(); }, "Print version and build details");
     app.require_subcommand(0, 1);
@@ -64,6 +90,7 @@ int main(int argc, char** argv) {
         {"rollout", cli::register_rollout(app, executable)},
         {"fleet", cli::register_fleet(app)},
     };
+    commands["help"] = cli::register_help(app);
     // The answer is only given if it reached standard output: a full disk
     // (`> /dev/full`) or a closed stdout is strata failing to complete, not
     // a silent 0.
@@ -73,8 +100,9 @@ int main(int argc, char** argv) {
         std::cerr << "strata: error: cannot write to standard output: " << std::strerror(errno) << '\n';
         return 3;
     };
+    std::vector<const char*> arguments = cli::arguments_with_default_command(argc, argv);
     try {
-        app.parse(argc, argv);
+        app.parse(static_cast<int>(arguments.size()), arguments.data());
     } catch (const CLI::CallForHelp& e) {
         return delivered(app.exit(e));
     } catch (const CLI::CallForAllHelp& e) {
@@ -84,10 +112,12 @@ int main(int argc, char** argv) {
         return delivered(0);
     } catch (const CLI::ParseError& e) {
         std::string message = e.what();
-        if (dynamic_cast<const CLI::ExtrasError*>(&e) && argc > 1 && argv[1][0] != '-' &&
-            !commands.count(argv[1]))
-            message = std::string("unknown command '") + argv[1] + "'";
-        std::cerr << "strata: error: " << message << " (see strata --help)\n";
+        std::string command = cli::command_named(arguments, commands);
+        if (dynamic_cast<const CLI::ExtrasError*>(&e) && command.empty() && arguments.size() > 1 &&
+            arguments[1][0] != '-')
+            message = std::string("unknown command '") + arguments[1] + "'";
+        std::cerr << "strata: error: " << message << " (see strata " << (command.empty() ? "" : command + " ")
+                  << "--help)\n";
         return 2;
     }
     bool is_worker = app.got_subcommand("worker");

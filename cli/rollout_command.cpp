@@ -189,7 +189,8 @@ std::function<int()> register_rollout(CLI::App& app, const std::string& executab
     command
         ->add_option("sides", options->sides,
                      "BASE CAND: each a record, a Google Benchmark file or a directory")
-        ->expected(0, 2);
+        ->expected(0, 2)
+        ->option_text("[BASE CAND]");
     command->add_option("--base", options->base, "More BASE records or directories (repeatable)")
         ->check(non_empty_path());
     command->add_option("--candidate", options->candidate, "More CAND records or directories (repeatable)")

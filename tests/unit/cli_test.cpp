@@ -40,6 +40,55 @@ TEST_CASE("bad usage is one line on stderr and exit 2") {
     CHECK(env_path.exit_code == 2);
 }
 
+TEST_CASE("help reads cleanly: the command's name, placeholders, no parser notes") {
+    const std::vector<std::string> commands = {"doctor",     "env",     "plugins", "arch",
+                                               "frameworks", "explain", "compare", "bench",
+                                               "record",     "rollout", "fleet"};
+    for (const std::string& command : commands) {
+        auto help = run_process({strata_binary(), command, "--help"});
+        INFO(command << ":\n" << help.out);
+        CHECK(help.exit_code == 0);
+        CHECK(help.out.find("Usage: strata " + command + " ") != std::string::npos);
+        for (const char* noise : {"Excludes:", "Needs:", "x)", " x 2", "TEXT:", "INT:", "FLOAT:", " in ["})
+            CHECK(help.out.find(noise) == std::string::npos);
+        // `strata help COMMAND` is the same text.
+        auto same = run_process({strata_binary(), "help", command});
+        CHECK(same.exit_code == 0);
+        CHECK(same.out == help.out);
+    }
+    auto top = run_process({strata_binary(), "help"});
+    CHECK(top.exit_code == 0);
+    CHECK(top.out.find("Usage: strata [OPTIONS] [SUBCOMMAND]") != std::string::npos);
+    auto unknown = run_process({strata_binary(), "help", "frobnicate"});
+    CHECK(unknown.exit_code == 2);
+    CHECK(unknown.err == "strata: error: unknown command 'frobnicate' (see strata help)\n");
+    auto rollout = run_process({strata_binary(), "rollout", "--help"});
+    CHECK(rollout.out.find("Usage: strata rollout [OPTIONS] [BASE CAND]") != std::string::npos);
+    auto bench = run_process({strata_binary(), "bench", "--help"});
+    CHECK(bench.out.find("--side-by-side NAME=LIBDIR ...") != std::string::npos);
+}
+
+TEST_CASE("a usage error points at the help of the command it is about") {
+    auto missing = run_process({strata_binary(), "compare", "only-one.json"});
+    CHECK(missing.exit_code == 2);
+    CHECK(missing.err == "strata: error: new is required (see strata compare --help)\n");
+    auto flag = run_process({strata_binary(), "fleet", "--no-such-flag", "x"});
+    CHECK(flag.exit_code == 2);
+    CHECK(flag.err.find("(see strata fleet --help)\n") != std::string::npos);
+}
+
+TEST_CASE("options before any command are doctor's, as bare strata is doctor") {
+    auto json = run_process({strata_binary(), "--json", "--no-builtin-plugins"}, {"STRATA_PLUGIN_PATH"});
+    auto report = nlohmann::json::parse(json.out);
+    CHECK(report["command"] == "doctor");
+    CHECK(report["exit_code"] == json.exit_code);
+    auto unknown = run_process({strata_binary(), "--no-such-flag"});
+    CHECK(unknown.exit_code == 2);
+    CHECK(unknown.err.find("(see strata doctor --help)\n") != std::string::npos);
+    auto version = run_process({strata_binary(), "--version"});
+    CHECK(version.exit_code == 0);
+}
+
 TEST_CASE("doctor on this host: JSON report with every layer, exit status from the checks") {
     auto result =
         run_process({strata_binary(), "doctor", "--json", "--no-builtin-plugins"}, {"STRATA_PLUGIN_PATH"});
