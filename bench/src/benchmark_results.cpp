@@ -69,6 +69,17 @@ std::string benchmark_identity(std::string_view run_name) {
     return std::string(run_name);
 }
 
+bool timed_by_wall_clock(std::string_view run_name) {
+    std::string_view configuration = std::string_view(run_name).substr(benchmark_identity(run_name).size());
+    for (std::string_view part : {"/real_time", "/manual_time"}) {
+        size_t at = configuration.find(part);
+        if (at != std::string_view::npos &&
+            (at + part.size() == configuration.size() || configuration[at + part.size()] == '/'))
+            return true;
+    }
+    return false;
+}
+
 bool is_load_proof(std::string_view name) {
     constexpr std::string_view prefix = "driver/jit_installed/";
     return name.starts_with(prefix) && !name.substr(prefix.size()).starts_with("total/") &&
@@ -128,9 +139,10 @@ void read_entry(const Json& entry, const std::string& where, TimeMetric metric, 
     // repetitions read on their own rows; BigO and RMS rows have no times
     // at all. Only the median is kept, for files that hold aggregates alone.
     if (run_type == "aggregate" && aggregate != "median") return;
-    std::string name = benchmark_identity(entry.value("run_name", name_field.get<std::string>()));
+    std::string run_name = entry.value("run_name", name_field.get<std::string>());
+    std::string name = benchmark_identity(run_name);
     auto [slot, added] = out.index.try_emplace(name, out.series.size());
-    if (added) out.series.push_back({name, {}, std::nullopt, {}, {}});
+    if (added) out.series.push_back({name, {}, std::nullopt, {}, {}, timed_by_wall_clock(run_name)});
     identities.note(entry, slot->second, added, name, run_type == "iteration", where);
     BenchmarkSeries& series = out.series[slot->second];
     if (entry.value("error_occurred", false)) {

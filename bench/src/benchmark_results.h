@@ -27,6 +27,10 @@ enum class TimeMetric { real_time, cpu_time };
 // other work.
 std::string benchmark_identity(std::string_view run_name);
 
+// Whether the run name carries /real_time or /manual_time among the
+// run-configuration parts benchmark_identity() strips.
+bool timed_by_wall_clock(std::string_view run_name);
+
 // One fat binary of the JIT proof (driver/jit_installed/<install>/<file>@0x…,
 // not its total): it proves a load. Its time is one of thousands and counts in
 // driver/jit_installed/total, which is judged like any benchmark; the fat
@@ -42,6 +46,12 @@ struct BenchmarkSeries {
     // User counters (bytes_per_second, busbw, ...): each repetition's value,
     // by counter name, in file order.
     std::map<std::string, std::vector<double>> counters;
+    // Whether its rate counters are per wall-clock second. Google Benchmark
+    // divides a rate counter by the CPU time of the timed thread unless the
+    // benchmark uses real or manual time, which its run name then says
+    // (/real_time, /manual_time; strata's runner uses manual time). A GPU
+    // benchmark's CPU time is mostly waiting, so a rate of it means nothing.
+    bool rates_per_wall_second = false;
 };
 
 struct ResultsFile {

@@ -29,6 +29,8 @@ bool bigger_is_better(const std::string& metric) {
 std::string choose_metric(const std::vector<const bench::BenchmarkSeries*>& all,
                           const std::string& requested) {
     if (requested != "auto") return requested;
+    for (const bench::BenchmarkSeries* series : all)
+        if (series->error.empty() && !series->rates_per_wall_second) return "real_time";
     auto everywhere = [&](const std::string& counter) {
         for (const bench::BenchmarkSeries* series : all) {
             if (!series->error.empty()) continue;
@@ -44,6 +46,20 @@ std::string choose_metric(const std::vector<const bench::BenchmarkSeries*>& all,
             if (bigger_is_better(counter) && everywhere(counter)) return counter;
     return "real_time";
 }
+
+bool rates_per_cpu_second(const std::vector<const bench::BenchmarkSeries*>& all) {
+    for (const bench::BenchmarkSeries* series : all) {
+        if (!series->error.empty() || series->rates_per_wall_second) continue;
+        for (const auto& [counter, values] : series->counters)
+            if (bigger_is_better(counter)) return true;
+    }
+    return false;
+}
+
+const char* const kCpuRatesNote =
+    "rate counters of benchmarks without UseRealTime or UseManualTime are per CPU second (Google "
+    "Benchmark divides by the thread's CPU time): those benchmarks are judged on real_time (--metric "
+    "names another)";
 
 std::vector<double> metric_values(const bench::BenchmarkSeries& series, const std::string& metric) {
     std::vector<double> values;

@@ -19,9 +19,20 @@ bool bigger_is_better(const std::string& metric);
 // The metric judged for one benchmark: `requested` unless it is "auto"; under
 // "auto", the first rate counter (busbw, FLOP/s, bytes/s, items/s, then any
 // bigger-is-better counter) that every series without an error carries, else
-// "real_time".
+// "real_time". Rates count only where every series' are per wall-clock second
+// (BenchmarkSeries::rates_per_wall_second): a plain Google Benchmark file's
+// bytes_per_second is per CPU second unless the benchmark used real or manual
+// time, and would contradict `compare`, which reads the real time.
 std::string choose_metric(const std::vector<const bench::BenchmarkSeries*>& all,
                           const std::string& requested);
+
+// Whether "auto" set a rate counter aside for some of these series because
+// it is per CPU second (the note a report gives, so the metric judged is
+// never a surprise).
+bool rates_per_cpu_second(const std::vector<const bench::BenchmarkSeries*>& all);
+
+// The note a report gives when rates_per_cpu_second() held for some benchmark.
+extern const char* const kCpuRatesNote;
 
 // The series' positive, finite values of the metric (each repetition; the
 // reported median when only aggregates were kept). Times are nanoseconds.

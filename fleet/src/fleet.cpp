@@ -156,6 +156,7 @@ double robust_median(std::vector<double> values) {
 // everywhere is one problem with the evidence of every benchmark.
 void judge_performance(const std::vector<Node>& nodes, const std::vector<size_t>& group_of,
                        const FleetOptions& options, FleetResult& result) {
+    bool cpu_rates_set_aside = false;
     for (size_t g = 0; g < result.groups.size(); ++g) {
         FleetGroup& group = result.groups[g];
         // benchmark -> node -> its series (over its records)
@@ -187,6 +188,7 @@ void judge_performance(const std::vector<Node>& nodes, const std::vector<size_t>
             // above), never on its time (bench/src/benchmark_results.h).
             if (bench::is_load_proof(name)) continue;
             std::string metric = choose_metric(all, options.metric);
+            cpu_rates_set_aside |= options.metric == "auto" && rates_per_cpu_second(all);
             bool bigger = metric != "real_time" && metric != "cpu_time" && bigger_is_better(metric);
             std::vector<std::pair<std::string, double>> medians;  // node -> log of its median
             for (const auto& [node, list] : series[name]) {
@@ -255,6 +257,7 @@ void judge_performance(const std::vector<Node>& nodes, const std::vector<size_t>
             result.problems.push_back(std::move(problem));
         }
     }
+    if (cpu_rates_set_aside) result.notes.push_back(kCpuRatesNote);
 }
 
 int rank(const FleetProblem& problem) {

@@ -397,6 +397,7 @@ BenchmarkJudgement judge_benchmark(const std::string& name, const SideSamples& b
 struct PerformancePart {
     std::vector<BenchmarkJudgement> judgements;
     std::vector<std::string> only_in_base, only_in_candidate;
+    bool cpu_rates_set_aside = false;
 };
 
 PerformancePart performance(const std::vector<NodeRecord>& base, const std::vector<NodeRecord>& candidate,
@@ -423,6 +424,7 @@ PerformancePart performance(const std::vector<NodeRecord>& base, const std::vect
         for (const auto* list : {&left, &right})
             for (const NodeRecord* record : *list) all.push_back(record->results.find(name));
         std::string metric = choose_metric(all, options.metric);
+        out.cpu_rates_set_aside |= options.metric == "auto" && rates_per_cpu_second(all);
         SideSamples sides[2];
         for (int s = 0; s < 2; ++s)
             for (const NodeRecord* record : s == 0 ? left : right) {
@@ -616,6 +618,7 @@ RolloutResult decide_rollout(const std::vector<NodeRecord>& base, const std::vec
                                               : Decision::go;
     for (auto* list : {&no_go, &inconclusive, &go})
         result.reasons.insert(result.reasons.end(), list->begin(), list->end());
+    if (part.cpu_rates_set_aside) result.notes.push_back(kCpuRatesNote);
     if (!result.only_in_base.empty())
         result.notes.push_back("benchmarks only on BASE: " + join(result.only_in_base));
     if (!result.only_in_candidate.empty())

@@ -3,10 +3,12 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 
+#include "benchmark_metric.h"
 #include "fleet_report.h"
 #include "hostlist.h"
 #include "model/usage_error.h"
@@ -209,4 +211,40 @@ TEST_CASE("a rollout never calls a ratio it cannot form within the threshold") {
         CHECK(result.benchmarks[0].decision != Decision::go);
         CHECK(performance_text(result.benchmarks[0]).find("inf") == std::string::npos);
     }
+}
+
+TEST_CASE("a plain Google Benchmark file is judged on real time, not on rates of CPU time") {
+    // Issue #38 item 5: Google Benchmark divides bytes_per_second by the CPU
+    // time unless the benchmark uses real or manual time; rollout judged that
+    // rate and said go where compare, on real time, said 1.2x slower.
+    const std::string written = STRATA_TEST_BENCH_FIXTURES "/google_benchmark_base.json";
+    bench::ResultsFile file = bench::read_results_file(written);
+    const bench::BenchmarkSeries* copy = file.find("BM_copy/4096");
+    REQUIRE(copy);
+    CHECK_FALSE(copy->rates_per_wall_second);
+    REQUIRE(copy->counters.count("bytes_per_second"));
+    CHECK(choose_metric({copy}, "auto") == "real_time");
+    CHECK(rates_per_cpu_second({copy}));
+    CHECK(choose_metric({copy}, "bytes_per_second") == "bytes_per_second");
+
+    RolloutOptions options;
+    RolloutResult result = decide_rollout(read_records({written}), read_records({written}), options);
+    for (const BenchmarkJudgement& judged : result.benchmarks) CHECK(judged.metric == "real_time");
+    CHECK(std::find(result.notes.begin(), result.notes.end(), kCpuRatesNote) != result.notes.end());
+
+    // Manual or real time (what strata's runner uses) makes the rate one of
+    // wall-clock time, and auto prefers it.
+    for (const char* run_name : {"BM_copy/4096/manual_time", "BM_copy/4096/real_time/repeats:3"}) {
+        bench::ResultsFile timed = bench::parse_results(
+            std::string(R"({"benchmarks":[{"name":"x","run_name":")") + run_name +
+                R"(","run_type":"iteration","real_time":5,"cpu_time":2,"time_unit":"ns","bytes_per_second":1e9}]})",
+            "timed.json");
+        const bench::BenchmarkSeries& series = timed.series.at(0);
+        CHECK(series.name == "BM_copy/4096");
+        CHECK(series.rates_per_wall_second);
+        CHECK(choose_metric({&series}, "auto") == "bytes_per_second");
+        CHECK_FALSE(rates_per_cpu_second({&series}));
+    }
+    CHECK_FALSE(bench::timed_by_wall_clock("BM_real_time_copy/4096"));
+    CHECK_FALSE(bench::timed_by_wall_clock("BM/process_time"));
 }
