@@ -4,7 +4,10 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <set>
 #include <string_view>
+
+#include "model/usage_error.h"
 
 namespace strata::fleet {
 
@@ -45,6 +48,30 @@ std::string choose_metric(const std::vector<const bench::BenchmarkSeries*>& all,
         for (const auto& [counter, values] : all.front()->counters)
             if (bigger_is_better(counter) && everywhere(counter)) return counter;
     return "real_time";
+}
+
+void require_known_metric(const std::string& metric, const std::vector<const bench::ResultsFile*>& files) {
+    if (metric == "auto" || metric == "real_time" || metric == "cpu_time") return;
+    std::set<std::string> carried;
+    bool any_benchmark = false;
+    for (const bench::ResultsFile* file : files) any_benchmark |= !file->series.empty();
+    if (!any_benchmark) return;  // records of checks alone: nothing to misname
+    for (const bench::ResultsFile* file : files)
+        for (const bench::BenchmarkSeries& series : file->series) {
+            if (series.counters.count(metric)) return;
+            for (const auto& [counter, values] : series.counters) carried.insert(counter);
+        }
+    std::string known = "auto, real_time, cpu_time";
+    size_t listed = 0;
+    for (const std::string& counter : carried) {
+        if (++listed > 12) {
+            known += ", ...";
+            break;
+        }
+        known += ", " + counter;
+    }
+    throw UsageError("--metric '" + metric + "': no benchmark in these records carries it (one of: " + known +
+                     ")");
 }
 
 bool rates_per_cpu_second(const std::vector<const bench::BenchmarkSeries*>& all) {

@@ -26,6 +26,11 @@ bool bigger_is_better(const std::string& metric);
 std::string choose_metric(const std::vector<const bench::BenchmarkSeries*>& all,
                           const std::string& requested);
 
+// Throws UsageError when `metric` (a --metric value) is none of auto,
+// real_time, cpu_time and no benchmark of these files carries it as a
+// counter: a misspelt name would otherwise judge nothing and pass.
+void require_known_metric(const std::string& metric, const std::vector<const bench::ResultsFile*>& files);
+
 // Whether "auto" set a rate counter aside for some of these series because
 // it is per CPU second (the note a report gives, so the metric judged is
 // never a surprise).

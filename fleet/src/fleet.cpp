@@ -296,6 +296,11 @@ FleetResult analyze_fleet(const std::vector<NodeRecord>& records, const FleetOpt
     if (!(options.spread_floor >= 0 && options.spread_floor < 1))
         throw UsageError("the spread floor must lie between 0% and 100%");
     if (options.min_group < 2) throw UsageError("a group needs at least 2 nodes to be judged");
+    {
+        std::vector<const bench::ResultsFile*> files;
+        for (const NodeRecord& record : records) files.push_back(&record.results);
+        require_known_metric(options.metric, files);
+    }
     FleetResult result;
     result.options = options;
     result.records = records.size();
@@ -370,6 +375,18 @@ FleetResult analyze_fleet(const std::vector<NodeRecord>& records, const FleetOpt
         group_of[n] = it->second;
     }
     judge_performance(nodes, group_of, options, result);
+    {
+        size_t judged = 0, largest = 0;
+        for (const FleetGroup& group : result.groups) {
+            judged += group.benchmarks_judged;
+            if (!group.too_small.empty()) largest = std::max(largest, group.nodes.size());
+        }
+        if (judged == 0 && largest > 0)
+            result.not_judged =
+                "performance not judged: no group of like nodes has " + std::to_string(options.min_group) +
+                " nodes that measured a benchmark (--min-group " + std::to_string(options.min_group) +
+                "; the largest has " + std::to_string(largest) + ")";
+    }
 
     // Nodes that measured nothing while like nodes did.
     {

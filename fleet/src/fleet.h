@@ -85,12 +85,16 @@ struct FleetResult {
     std::map<std::string, std::string> node_reason;  // the worst problem of each such node
     std::vector<std::string> notes;
     std::vector<UnreadableRecord> unreadable;  // records set aside: the analysis is of the rest
+    // Why performance went unjudged though nodes measured benchmarks (no
+    // group of like nodes reached --min-group); empty when some was judged.
+    std::string not_judged;
     FleetOptions options;
     size_t records = 0;
 
-    // Whether anything needs a person: a node on the list, or a record that
-    // could not be read (its node's state is unknown).
-    bool needs_attention() const { return !attention.empty() || !unreadable.empty(); }
+    // Whether anything needs a person: a node on the list, a record that
+    // could not be read (its node's state is unknown), or measurements that
+    // could not be judged (an analysis of nothing is not a pass).
+    bool needs_attention() const { return !attention.empty() || !unreadable.empty() || !not_judged.empty(); }
 };
 
 // Throws UsageError for no records or options out of range. `unreadable` are

@@ -66,9 +66,10 @@ std::string unreadable_line(const UnreadableRecord& record) {
 std::string render_fleet_text(const FleetResult& result) {
     std::ostringstream out;
     out << "fleet: " << headline(result) << "\n";
-    if (!result.problems.empty() || !result.unreadable.empty()) out << "\n";
+    if (!result.problems.empty() || !result.unreadable.empty() || !result.not_judged.empty()) out << "\n";
     for (const UnreadableRecord& record : result.unreadable)
         out << "  FAIL  " << unreadable_line(record) << "\n";
+    if (!result.not_judged.empty()) out << "  FAIL  " << result.not_judged << "\n";
     for (const FleetProblem& problem : result.problems)
         out << "  " << marker(problem) << "  " << problem.line << "\n";
     out << "\ngroups of like nodes (same GPUs, driver and libraries):\n";
@@ -127,6 +128,7 @@ Json fleet_to_json(const FleetResult& result) {
                 {"groups", groups},
                 {"notes", result.notes},
                 {"unreadable", unreadable},
+                {"not_judged", result.not_judged.empty() ? Json() : Json(result.not_judged)},
                 {"options",
                  {{"expected", result.options.expected},
                   {"expected_from", result.options.expected_from},
@@ -142,10 +144,11 @@ Json fleet_to_json(const FleetResult& result) {
 std::string render_fleet_markdown(const FleetResult& result) {
     std::ostringstream out;
     out << "## strata fleet\n\n" << markdown_cell(headline(result)) << "\n\n";
-    if (!result.problems.empty() || !result.unreadable.empty()) {
+    if (!result.problems.empty() || !result.unreadable.empty() || !result.not_judged.empty()) {
         out << "| | problem | nodes |\n|---|---|---|\n";
         for (const UnreadableRecord& record : result.unreadable)
             out << "| FAIL | " << markdown_cell(unreadable_line(record)) << " | |\n";
+        if (!result.not_judged.empty()) out << "| FAIL | " << markdown_cell(result.not_judged) << " | |\n";
         for (const FleetProblem& problem : result.problems)
             out << "| " << marker(problem) << " | " << markdown_cell(problem.line) << " | "
                 << markdown_cell(compress_hostlist(problem.nodes)) << " |\n";
@@ -173,6 +176,12 @@ std::string render_fleet_prometheus(const FleetResult& result) {
                "Record files that could not be read (truncated, malformed, oversized); their nodes count as "
                "not reported");
     out.sample("strata_fleet_unreadable_records", {}, static_cast<double>(result.unreadable.size()));
+    out.family("strata_fleet_benchmarks_judged",
+               "Benchmarks judged for outliers, over all groups of like nodes (0 with measurements: nothing "
+               "was judged)");
+    size_t judged = 0;
+    for (const FleetGroup& group : result.groups) judged += group.benchmarks_judged;
+    out.sample("strata_fleet_benchmarks_judged", {}, static_cast<double>(judged));
     out.family("strata_fleet_node_attention",
                "1 for a node that needs attention (a failed check, no record, another configuration, an "
                "outlier), else 0");

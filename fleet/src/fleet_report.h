@@ -11,7 +11,7 @@
 
 namespace strata::fleet {
 
-inline constexpr const char* fleet_schema_version = "1.1.0";
+inline constexpr const char* fleet_schema_version = "1.2.0";
 
 std::string render_fleet_text(const FleetResult& result);
 Json fleet_to_json(const FleetResult& result);

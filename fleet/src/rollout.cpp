@@ -527,6 +527,12 @@ RolloutResult decide_rollout(const std::vector<NodeRecord>& base, const std::vec
                              const RolloutOptions& options) {
     if (base.empty()) throw UsageError("BASE holds no record");
     if (candidate.empty()) throw UsageError("CAND holds no record");
+    {
+        std::vector<const bench::ResultsFile*> files;
+        for (const auto* side : {&base, &candidate})
+            for (const NodeRecord& record : *side) files.push_back(&record.results);
+        require_known_metric(options.metric, files);
+    }
     if (!(options.threshold > 0 && options.threshold < 1))
         throw UsageError("the threshold must lie between 0% and 100%");
     RolloutResult result;

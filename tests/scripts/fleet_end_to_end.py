@@ -117,6 +117,18 @@ try:
           f"the other driver's group is too small: {result.stdout}")
     check("copy/d2d" not in "\n".join(lines), "no outlier in the identical copy benchmark")
 
+    # 1b. An analysis that judged nothing is not a pass (issue #38 item 6):
+    # a misspelt metric is bad input; a --min-group no group reaches fails.
+    result = fleet(records, "--metric", "flops_per_secnod")
+    check(result.returncode == 2 and result.stderr.startswith("strata: error: --metric 'flops_per_secnod': no benchmark")
+          and result.stderr.count("\n") == 1, f"misspelt metric: exit {result.returncode}\n{result.stderr}")
+    result = fleet(records, "--min-group", "9")
+    check(result.returncode == 1 and "  FAIL  performance not judged: no group of like nodes has 9 nodes "
+          "that measured a benchmark (--min-group 9; the largest has 6)" in result.stdout,
+          f"--min-group beyond every group: exit {result.returncode}\n{result.stdout}")
+    result = fleet(records, "--min-group", "9", "--json")
+    check(json.loads(result.stdout)["not_judged"].startswith("performance not judged"), "not_judged in JSON")
+
     # 2. JSON: the schema, and the figures behind the lines.
     result = fleet(records, "--expect", "n[01-08]", "--json")
     doc = json.loads(result.stdout)
@@ -191,7 +203,8 @@ try:
     os.makedirs(gb)
     shutil.copy(f"{SOURCE}/tests/bench/google_benchmark_base.json", f"{gb}/a.json")
     result = run(["fleet", gb])
-    check(result.returncode == 0 and "1 node(s) reported" in result.stdout, f"GB file: {result.stdout}{result.stderr}")
+    check(result.returncode == 1 and "1 node(s) reported" in result.stdout and "performance not judged" in result.stdout,
+          f"GB file, one node, nothing judged: {result.stdout}{result.stderr}")
 
     # 9. --ignore-check in doctor: the real status stays, marked ignored, and
     #    the report is still valid against its schema.

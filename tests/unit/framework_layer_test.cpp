@@ -618,7 +618,10 @@ TEST_CASE("strata frameworks: finding Python environments") {
 }
 
 TEST_CASE("strata frameworks: bad input is one line and exit 2; broken files are reported, not fatal") {
+    // /bin/false answers nothing and is no Python's layout: judging nothing
+    // is not a pass (issue #38 item 6).
     for (const std::vector<std::string>& args : {std::vector<std::string>{"--python", "/nonexistent/python"},
+                                                 {"--python", "/bin/false"},
                                                  {"--site-packages", "/nonexistent"},
                                                  {"--sm", "banana"},
                                                  {"--driver", "latest"},

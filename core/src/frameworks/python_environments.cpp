@@ -68,6 +68,14 @@ void add_directory(std::vector<std::string>& out, const std::string& reported) {
     if (has_packages || name == "site-packages" || name == "dist-packages") out.push_back(path);
 }
 
+// Whether a program's name says it is a Python interpreter (python3,
+// python3.12, pypy3): only then does its prefix's layout say anything about
+// it. /bin/false's prefix is /, whose lib/python3* is the system's.
+bool named_like_python(const std::string& interpreter) {
+    std::string name = fs::path(interpreter).filename().string();
+    return name.starts_with("python") || name.starts_with("pypy");
+}
+
 PythonEnvironment ask_interpreter(const std::string& label, const std::string& interpreter) {
     PythonEnvironment env;
     env.label = label;
@@ -89,7 +97,7 @@ PythonEnvironment ask_interpreter(const std::string& label, const std::string& i
     } else {
         env.problem = interpreter + " " + result.problem;
     }
-    if (env.directories.empty()) {
+    if (env.directories.empty() && named_like_python(interpreter)) {
         // The interpreter could not say: use what its prefix's layout implies
         // (a venv's python is <prefix>/bin/python).
         fs::path prefix = fs::path(interpreter).parent_path().parent_path();
@@ -153,7 +161,13 @@ std::vector<PythonEnvironment> find_python_environments(const ProbeContext& cont
     for (const std::string& python : request.pythons) {
         std::error_code error;
         if (!fs::exists(python, error)) throw UsageError("--python '" + python + "' does not exist");
-        out.push_back(ask_interpreter("--python " + python, python));
+        PythonEnvironment env = ask_interpreter("--python " + python, python);
+        // An interpreter the user named that neither answered nor is laid
+        // out as one would be judged on nothing: that is not a pass.
+        if (env.directories.empty() && env.untrusted.empty())
+            throw UsageError("--python '" + python + "' gave no package directories to read" +
+                             (env.problem.empty() ? std::string() : ": " + env.problem));
+        out.push_back(std::move(env));
     }
     for (const std::string& dir : request.site_packages) {
         if (!is_directory(dir)) throw UsageError("--site-packages '" + dir + "' is not a directory");
