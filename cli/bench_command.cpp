@@ -247,6 +247,7 @@ std::function<int()> register_bench(CLI::App& app, const std::string& executable
 
     return [options, executable]() {
         std::regex filter = benchmark_filter(options->request.filter);
+        if (!options->out.empty()) prepare_output_file(options->out);
         RunOptions run = make_run_options(options->plugins, options->environments, executable);
         if (!runner_available(executable))
             throw std::runtime_error("this strata was built without the benchmark runner (" +

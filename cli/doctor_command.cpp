@@ -60,7 +60,8 @@ std::function<int()> register_doctor(CLI::App& app, const std::string& executabl
 
     return [options, executable]() {
         auto started = std::chrono::steady_clock::now();
-        if (!options->prometheus.empty()) refuse_unless_file_or_absent(options->prometheus);
+        for (const std::string* output : {&options->prometheus, &options->junit})
+            if (!output->empty()) prepare_output_file(*output);
         RunOptions run = make_run_options(options->plugins, options->environments, executable);
         run.selftests = !options->no_selftest;
         run.health = options->health;

@@ -17,6 +17,7 @@
 #include "model/usage_error.h"
 #include "probes/run_program.h"
 #include "record.h"
+#include "report/atomic_file.h"
 
 namespace strata::cli {
 
@@ -57,6 +58,7 @@ std::function<int()> register_fleet(CLI::App& app) {
     command->add_flag("--yes", options->yes, "With --drain: run those commands")->needs("--drain");
 
     return [options]() {
+        if (!options->prometheus.empty()) prepare_output_file(options->prometheus);
         fleet::FleetOptions analysis;
         analysis.min_deviation = parse_percentage("--min-deviation", options->min_deviation, true);
         analysis.min_group = options->min_group;

@@ -65,8 +65,9 @@ std::function<int()> register_record(CLI::App& app, const std::string& executabl
 
     return [options, executable]() {
         benchmark_filter(options->request.filter);  // bad usage is refused before anything runs
-        refuse_unless_file_or_absent(options->out);
-        if (!options->prometheus.empty()) refuse_unless_file_or_absent(options->prometheus);
+        // Every output is proved writable before minutes of benchmarks run.
+        prepare_output_file(options->out);
+        if (!options->prometheus.empty()) prepare_output_file(options->prometheus);
         RunOptions run = make_run_options(options->plugins, options->environments, executable);
         run.health = options->health;
         fleet::RecordParts parts;

@@ -89,6 +89,37 @@ TEST_CASE("options before any command are doctor's, as bare strata is doctor") {
     CHECK(version.exit_code == 0);
 }
 
+TEST_CASE("every output path is proved writable before any work, and its directories made") {
+    // Issue #38 item 7: `record --out base/node.json` without base/ ran every
+    // benchmark, then failed to write.
+    std::string nested = strata::test::scratch_path("outputs") + "/base/day1/node.json";
+    auto made =
+        run_process({strata_binary(), "record", "--no-benchmarks", "--no-builtin-plugins", "--out", nested},
+                    {"STRATA_PLUGIN_PATH"});
+    CHECK(made.out.rfind("record: " + nested, 0) == 0);
+    CHECK(std::ifstream(nested).good());
+
+    // A file where a directory must be: refused first, with the OS's reason;
+    // the record that could have been written is not.
+    std::string record = strata::test::scratch_path("outputs") + "/kept.json";
+    auto refused = run_process({strata_binary(), "record", "--no-benchmarks", "--no-builtin-plugins", "--out",
+                                record, "--prometheus", nested + "/node.prom"},
+                               {"STRATA_PLUGIN_PATH"});
+    CHECK(refused.exit_code == 2);
+    CHECK(refused.out.empty());
+    CHECK(refused.err == "strata: error: cannot write '" + nested + "/node.prom': Not a directory\n");
+    CHECK_FALSE(std::ifstream(record).good());
+    for (const char* option : {"--junit", "--prometheus"}) {
+        auto doctor =
+            run_process({strata_binary(), "doctor", "--no-builtin-plugins", option, nested + "/x/y"},
+                        {"STRATA_PLUGIN_PATH"});
+        INFO(option << ": " << doctor.err);
+        CHECK(doctor.exit_code == 2);
+        CHECK(doctor.out.empty());
+        CHECK(doctor.err.find("Not a directory") != std::string::npos);
+    }
+}
+
 TEST_CASE("doctor on this host: JSON report with every layer, exit status from the checks") {
     auto result =
         run_process({strata_binary(), "doctor", "--json", "--no-builtin-plugins"}, {"STRATA_PLUGIN_PATH"});

@@ -23,6 +23,11 @@ void refuse_unless_file_or_absent(const std::string& path) {
 
 namespace {
 
+fs::path directory_of(const std::string& path) {
+    fs::path parent = fs::path(path).parent_path();
+    return parent.empty() ? fs::path(".") : parent;
+}
+
 bool write_all(int fd, const std::string& text) {
     size_t written = 0;
     while (written < text.size()) {
@@ -36,6 +41,23 @@ bool write_all(int fd, const std::string& text) {
 
 }  // namespace
 
+void prepare_output_file(const std::string& path) {
+    refuse_unless_file_or_absent(path);
+    fs::path directory = directory_of(path);
+    std::error_code ec;
+    if (!fs::exists(directory, ec)) {
+        fs::create_directories(directory, ec);
+        if (ec)
+            throw UsageError("cannot write '" + path + "': cannot create the directory '" +
+                             directory.string() + "': " + ec.message());
+    }
+    std::string probe = directory / ".strata-write-test.XXXXXX";
+    int fd = ::mkstemp(probe.data());
+    if (fd < 0) throw UsageError("cannot write '" + path + "': " + std::strerror(errno));
+    ::close(fd);
+    ::unlink(probe.c_str());
+}
+
 void write_file_atomically(const std::string& path, const std::string& text) {
     refuse_unless_file_or_absent(path);
     fs::path target(path);
@@ -45,8 +67,7 @@ void write_file_atomically(const std::string& path, const std::string& text) {
     // in a directory others can write (a shared results folder, the
     // node_exporter textfile directory) let them plant a link there and have
     // root overwrite whatever it pointed at.
-    std::string temporary = (target.parent_path().empty() ? fs::path(".") : target.parent_path()) /
-                            ("." + target.filename().string() + ".XXXXXX");
+    std::string temporary = directory_of(path) / ("." + target.filename().string() + ".XXXXXX");
     int fd = ::mkstemp(temporary.data());
     if (fd < 0)
         throw UsageError("cannot write '" + path +

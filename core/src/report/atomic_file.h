@@ -15,6 +15,13 @@ namespace strata {
 // over a device or a directory would replace it; as root even /dev/null).
 void refuse_unless_file_or_absent(const std::string& path);
 
+// Called for every output path before any work, so that minutes of GPU time
+// are never spent on a result that cannot be kept: refuses what
+// refuse_unless_file_or_absent() refuses, creates the missing parent
+// directories (as `rollout --keep` does), and proves the directory takes a
+// new file. Throws UsageError with the OS's reason.
+void prepare_output_file(const std::string& path);
+
 // Throws UsageError when the file cannot be written.
 void write_file_atomically(const std::string& path, const std::string& text);
 
