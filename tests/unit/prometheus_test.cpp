@@ -64,3 +64,30 @@ TEST_CASE("a Google Benchmark file's benchmarks as metrics that promtool accepts
     INFO(checked.output << checked.problem);
     CHECK(checked.ok);
 }
+
+TEST_CASE("a check set aside with --ignore-check is exported as skipped, its real status beside it") {
+    // Issue #38 item 8: the README's alert (strata_check_status >= 3) paged
+    // on checks the operator had set aside.
+    Report report;
+    Check ecc;
+    ecc.id = "health.ecc";
+    ecc.layer = Layer::device;
+    ecc.status = Status::fail;
+    ecc.summary = "uncorrectable ECC errors";
+    ecc.device = 0;
+    report.add_check(ecc);
+    Check nvlink = ecc;
+    nvlink.id = "health.nvlink";
+    report.add_check(nvlink);
+    report.ignore_checks({"health.nv*"});
+    std::string text = render_prometheus(report, {"doctor", "2026-12-07T00:00:00Z", {}});
+    CHECK(text.find("strata_check_status{check=\"health.ecc\",layer=\"device\",gpu=\"0\"} 3\n") !=
+          std::string::npos);
+    CHECK(text.find("strata_check_status{check=\"health.nvlink\",layer=\"device\",gpu=\"0\"} 1\n") !=
+          std::string::npos);
+    CHECK(text.find("strata_check_ignored{check=\"health.nvlink\",layer=\"device\",gpu=\"0\"} 3\n") !=
+          std::string::npos);
+    CHECK(text.find("strata_check_ignored{check=\"health.ecc\"") == std::string::npos);
+    CHECK(text.find("strata_checks{status=\"ignored\"} 1\n") != std::string::npos);
+    CHECK(text.find("strata_checks{status=\"fail\"} 1\n") != std::string::npos);
+}

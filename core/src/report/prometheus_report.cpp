@@ -1,6 +1,7 @@
 // A Report as node_exporter textfile metrics (see prometheus_text.h). The
 // metric and label names are an interface (dashboards and alerts use them):
-// docs/prometheus.md lists them; change them only with a major version.
+// the README's "Prometheus" section lists them; change them only with a major
+// version.
 #include <chrono>
 
 #include "diagnosis/fact_access.h"
@@ -50,16 +51,22 @@ void add_report_metrics(PrometheusText& out, const Report& report, const RunInfo
     out.family(prefix + "check_status",
                "Each check's status: 0 pass, 1 skip, 2 warn, 3 fail, 4 error, 5 crashed, 6 timeout "
                "(3 and above make the node unhealthy)");
-    out.family(prefix + "checks", "How many checks ended in each status");
-    std::map<std::string, int> counts = {{"pass", 0},  {"warn", 0},    {"fail", 0},   {"skip", 0},
-                                         {"error", 0}, {"crashed", 0}, {"timeout", 0}};
+    out.family(prefix + "check_ignored",
+               "A failing check the operator set aside (--ignore-check), with its real status; its "
+               "strata_check_status is 1 (skip), so an alert on >= 3 does not page on it");
+    out.family(prefix + "checks", "How many checks ended in each status (ignored: failing but set aside)");
+    std::map<std::string, int> counts = {{"pass", 0},  {"warn", 0},    {"fail", 0},    {"skip", 0},
+                                         {"error", 0}, {"crashed", 0}, {"timeout", 0}, {"ignored", 0}};
     for (const Check& check : report.checks()) {
-        out.sample(prefix + "check_status",
-                   {{"check", check.id},
-                    {"layer", std::string(layer_name(check.layer))},
-                    {"gpu", check.device ? std::to_string(*check.device) : ""}},
-                   prometheus_status_code(check.status));
-        ++counts[std::string(status_name(check.status))];
+        PrometheusLabels labels = {{"check", check.id},
+                                   {"layer", std::string(layer_name(check.layer))},
+                                   {"gpu", check.device ? std::to_string(*check.device) : ""}};
+        // As JUnit reports it: skipped, with the truth beside it.
+        bool set_aside = check.ignored && is_failure(check.status);
+        out.sample(prefix + "check_status", labels,
+                   set_aside ? prometheus_status_code(Status::skip) : prometheus_status_code(check.status));
+        if (set_aside) out.sample(prefix + "check_ignored", labels, prometheus_status_code(check.status));
+        ++counts[set_aside ? "ignored" : std::string(status_name(check.status))];
     }
     for (const auto& [status, count] : counts) out.sample(prefix + "checks", {{"status", status}}, count);
     out.family(prefix + "measurement", "A figure a self-test measured, by name and unit");
