@@ -54,6 +54,16 @@ bool defines_kernels(const std::vector<const FatbinImage*>& images) {
     return false;
 }
 
+// Every container whose code images define no kernel, registered or not.
+void find_kernel_less_containers(BinaryListing& listing) {
+    std::map<uint64_t, std::vector<const FatbinImage*>> code_by_container;
+    for (const FatbinImage& image : listing.scan.images)
+        if (image.kind == ImageKind::sass || image.kind == ImageKind::ptx)
+            code_by_container[image.container].push_back(&image);
+    for (const auto& [offset, members] : code_by_container)
+        if (!defines_kernels(members)) listing.kernel_less_containers.push_back(offset);
+}
+
 // Groups the images by registered container once, for every decision made
 // on the listing afterwards; counts the images the runtime never loads.
 void group_registered_images(BinaryListing& listing) {
@@ -71,12 +81,25 @@ void group_registered_images(BinaryListing& listing) {
         if (images[i].kind == ImageKind::sass || images[i].kind == ImageKind::ptx)
             registration.code_images[it->second].push_back(i);
     }
-    for (auto& group : registration.code_images) {
-        std::vector<const FatbinImage*> members;
-        for (size_t i : group) members.push_back(&images[i]);
-        if (!members.empty() && !defines_kernels(members)) group.clear();
-    }
+    for (auto& group : registration.code_images)
+        if (!group.empty() && in_kernel_less_container(listing, images[group.front()])) group.clear();
 }
+
+}  // namespace
+
+bool in_kernel_less_container(const BinaryListing& listing, const FatbinImage& image) {
+    return std::binary_search(listing.kernel_less_containers.begin(), listing.kernel_less_containers.end(),
+                              image.container);
+}
+
+bool launches_kernels(const BinaryListing& listing) {
+    return std::any_of(listing.scan.images.begin(), listing.scan.images.end(), [&](const FatbinImage& image) {
+        return (image.kind == ImageKind::sass || image.kind == ImageKind::ptx) &&
+               !in_kernel_less_container(listing, image);
+    });
+}
+
+namespace {
 
 Expected<BinaryListing> read_elf(Bytes bytes, const std::string& prefix) {
     auto elf = parse_elf(bytes);
@@ -92,6 +115,7 @@ Expected<BinaryListing> read_elf(Bytes bytes, const std::string& prefix) {
     // An archive member's registrations point into the member, not the
     // archive: only a loadable file's are kept.
     if (prefix.empty()) {
+        find_kernel_less_containers(listing);
         listing.registration = registered_fatbins(*elf);
         group_registered_images(listing);
         for (const std::string& warning : listing.registration.warnings)

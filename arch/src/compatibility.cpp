@@ -182,8 +182,12 @@ BinaryDecision decide_binary(const BinaryListing& listing, const Target& target)
     bool per_container = std::any_of(registration.code_images.begin(), registration.code_images.end(),
                                      [](const std::vector<size_t>& group) { return !group.empty(); });
     if (!per_container) {
-        // No registration (or nothing registered carries code): every image counts, best wins.
-        FileDecision decision = decide_file(images, target);
+        // No registration (or nothing registered carries code): every image
+        // counts, best wins, but for link stubs, which define no kernel.
+        std::vector<const FatbinImage*> counted;
+        for (const FatbinImage& image : images)
+            if (!in_kernel_less_container(listing, image)) counted.push_back(&image);
+        FileDecision decision = decide_images(counted, target);
         out.verdict = decision.verdict;
         out.image = decision.image ? decision.image->target_name() : "";
         out.reason = decision.reason;

@@ -189,3 +189,32 @@ TEST_CASE("the kernel-layer check names the image each GPU would load from strat
     auto none = strata::kernel_image_check({{0, "x", 90}}, {}, "");
     CHECK(none.status == strata::Status::skip);
 }
+
+TEST_CASE("link stubs without a kernel are listed, never judged: the toolkit's own libraries pass") {
+    // Issue #38 item 9: libcufftw.so's only image is nvcc's sm_75 link stub
+    // for a shared library (no .text.<kernel>), and `strata arch
+    // /usr/local/cuda/lib64 --sm 10.0` exited 1 on it.
+    namespace fs = std::filesystem;
+    std::string toolkit = STRATA_TEST_CUDA_LIBRARY_DIR;
+    std::string stub_only;
+    for (const auto& entry : fs::directory_iterator(toolkit))
+        if (entry.path().filename().string().rfind("libcufftw.so.", 0) == 0 && !entry.is_symlink())
+            stub_only = entry.path().string();
+    if (stub_only.empty()) {
+        WARN("skipped: this toolkit ships no libcufftw.so.N");
+        return;
+    }
+    auto listed = run_process({strata_binary(), "arch", "--sm", "10.0", stub_only});
+    CHECK(listed.exit_code == 0);
+    CHECK(listed.out.find("no kernel: its device code is link stubs that define none") != std::string::npos);
+    CHECK(listed.out.find("CC 10.0:") == std::string::npos);
+    CHECK(listed.out.find("1 file(s) with device code (1 with link stubs alone)") != std::string::npos);
+    auto json = run_process({strata_binary(), "arch", "--sm", "10.0", "--json", stub_only});
+    auto document = nlohmann::json::parse(json.out);
+    CHECK(document["files"][0]["kernel_less"] == true);
+    CHECK_FALSE(document["files"][0].contains("verdicts"));
+    // The whole toolkit: every library with kernels runs on CC 10.0.
+    auto all = run_process({strata_binary(), "arch", "--sm", "10.0", toolkit});
+    INFO(all.out);
+    CHECK(all.exit_code == 0);
+}

@@ -36,6 +36,16 @@ bool has_device_code(const ScannedFile& file) {
     return !file.listing.scan.images.empty();
 }
 
+// Device code of link stubs alone (no kernel in any image) is listed but
+// never judged: nothing in it is launched on any GPU.
+bool judged(const ScannedFile& file) {
+    return has_device_code(file) && arch::launches_kernels(file.listing);
+}
+
+constexpr const char* kKernelLessLine =
+    "no kernel: its device code is link stubs that define none (nothing in it is launched), so no GPU is "
+    "judged";
+
 }  // namespace
 
 Coverage coverage_of(const arch::BinaryListing& listing, const std::optional<arch::DriverVersion>& driver) {
@@ -52,7 +62,7 @@ Coverage coverage_of(const arch::BinaryListing& listing, const std::optional<arc
 
 std::string render_arch_text(const ScanResult& scan, const ArchOptions& options) {
     std::string out;
-    size_t without_code = 0, unreadable = 0;
+    size_t without_code = 0, unreadable = 0, kernel_less = 0;
     for (const ScannedFile& file : scan.files) {
         if (!file.error.empty()) {
             out += file.path + ": error: " + file.error + "\n";
@@ -111,6 +121,11 @@ std::string render_arch_text(const ScanResult& scan, const ArchOptions& options)
                        " image(s) in fat binaries it never loads (kept for device-side linking) do not count";
             out += "\n";
         }
+        if (!judged(file)) {
+            ++kernel_less;
+            out += "  " + std::string(kKernelLessLine) + "\n\n";
+            continue;
+        }
         if (options.targets.empty()) {
             Coverage coverage = coverage_of(file.listing, options.driver);
             out += "  runs natively on CC: " + cc_list(coverage.native) + "\n";
@@ -124,6 +139,7 @@ std::string render_arch_text(const ScanResult& scan, const ArchOptions& options)
         out += "\n";
     }
     out += std::to_string(scan.files.size() - without_code - unreadable) + " file(s) with device code";
+    if (kernel_less) out += " (" + std::to_string(kernel_less) + " with link stubs alone)";
     if (unreadable) out += ", " + std::to_string(unreadable) + " unreadable";
     if (without_code) out += ", " + std::to_string(without_code) + " ELF file(s) without device code";
     if (scan.skipped) out += ", " + std::to_string(scan.skipped) + " non-binary file(s) skipped";
@@ -181,7 +197,8 @@ std::string arch_to_json(const ScanResult& scan, const ArchOptions& options, int
             json.field("registered_fat_binaries", file.listing.registration.offsets.size())
                 .field("unregistered_images", file.listing.registration.unregistered_images);
         }
-        if (has_device_code(file)) {
+        if (has_device_code(file) && !judged(file)) json.key("kernel_less").value(true);
+        if (judged(file)) {
             Coverage coverage = coverage_of(file.listing, options.driver);
             json.key("runs_natively_on").begin_array();
             for (uint32_t sm : coverage.native) json.value(arch::cc_text(sm));
@@ -227,7 +244,7 @@ int arch_exit_code(const ScanResult& scan, const ArchOptions& options) {
     int code = 0;
     for (const ScannedFile& file : scan.files) {
         if (!file.error.empty()) return 2;
-        if (!has_device_code(file)) continue;
+        if (!judged(file)) continue;
         // Some of its fat binaries could not be read: a verdict for a target
         // would be about the rest only.
         if (!options.targets.empty() && !file.listing.scan.warnings.empty()) return 2;

@@ -111,6 +111,12 @@ JsonStream& JsonStream::value(int number) {
     return *this;
 }
 
+JsonStream& JsonStream::value(bool truth) {
+    separate();
+    out_ += truth ? "true" : "false";
+    return *this;
+}
+
 JsonStream& JsonStream::null() {
     separate();
     out_ += "null";

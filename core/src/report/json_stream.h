@@ -22,6 +22,7 @@ public:
     JsonStream& value(const char* text) { return value(std::string_view(text)); }
     JsonStream& value(uint64_t number);
     JsonStream& value(int number);
+    JsonStream& value(bool truth);  // true/false, never 1/0
     JsonStream& null();
     JsonStream& field(std::string_view name, std::string_view text) { return key(name).value(text); }
     JsonStream& field(std::string_view name, uint64_t number) { return key(name).value(number); }

@@ -25,7 +25,19 @@ struct BinaryListing {
     // (.nvFatBinSegment). Empty for cubins, raw fat binaries, archives and
     // ELF files without that segment.
     Registration registration;
+    // For a host ELF: the containers (by file offset) whose SASS and PTX
+    // define no kernel: nvcc's link stubs for a shared library (the CUDA
+    // toolkit's libcufftw.so holds nothing else). Nothing in them is ever
+    // launched, so they decide nothing, registered or not. Sorted.
+    std::vector<uint64_t> kernel_less_containers;
 };
+
+// Whether a SASS or PTX image of the listing lies outside its kernel-less
+// containers: false for a file whose device code is link stubs alone.
+bool launches_kernels(const BinaryListing& listing);
+
+// Whether the image lies in one of the listing's kernel-less containers.
+bool in_kernel_less_container(const BinaryListing& listing, const FatbinImage& image);
 
 // Errors are one line and name the structure at fault; warnings (a malformed
 // container inside an otherwise readable file) are in scan.warnings.
