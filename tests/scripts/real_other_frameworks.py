@@ -81,6 +81,21 @@ def cupy_13(site):
     expect(status(report, "framework.architectures.cupy") == "pass", "CuPy on CC 9.0: native")
     code, report = frameworks(site, "12.0", "580.65.06")
     expect(status(report, "framework.architectures.cupy") in ("warn", "fail"), "CuPy on CC 12.0: no native SASS")
+    # Installed without the CUDA Toolkit its install guide requires (no CUDA 12
+    # libraries here, and 13.3.0 predates the [ctk] extra): NVRTC, which
+    # compiles nearly every CuPy kernel, is missing; that fails (issue #38
+    # item 10), and the fix names the extra. cuTENSOR stays optional.
+    libraries = check(report, "framework.libraries.cupy")
+    nvrtc = [line for line in libraries["evidence"].splitlines() if "libnvrtc.so.12 (linked by" in line]
+    if nvrtc and "not found anywhere the loader looks" in nvrtc[0]:
+        expect(libraries["status"] == "fail" and code == 1 and nvrtc[0].strip().startswith("fail:")
+               and "every CuPy call that needs it fails" in nvrtc[0],
+               f"CuPy without NVRTC fails, exit 1: {code} {nvrtc[0]}")
+        expect("pip install -U 'cupy-cuda12x[ctk]'" in libraries["remedy"], f"the fix names [ctk]: {libraries['remedy']}")
+        cutensor = [line for line in libraries["evidence"].splitlines() if "libcutensor.so.2 (linked by" in line]
+        expect(not cutensor or cutensor[0].strip().startswith("warn:"), f"cuTENSOR is optional: {cutensor}")
+    else:
+        print("note: this host has libnvrtc.so.12; the missing-toolkit case is not exercised")
 
 
 # NCCL 2.20.5: only registered fat binaries decide.

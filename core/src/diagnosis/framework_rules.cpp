@@ -325,10 +325,23 @@ void check_libraries(const FrameworkInstall& install, Report& report) {
             std::string file = fs::path(need.needed_by).filename().string();
             std::string consequence =
                 !need.linked ? "the " + install.name + " features that need it fail at first use"
+                : need.required_by_guide
+                    ? file + " cannot load: every " + install.name + " call that needs it fails"
                 : loaded_on_demand(need.needed_by) || need.optional ? file + " cannot load"
                                                                     : install.name + " will not import";
             std::string fix =
                 "install " + provider + " into " + where(install) + " (or the library system-wide)";
+            if (!need.extra.empty()) {
+                // An install without the extra that brings its CUDA libraries;
+                // a release that does not declare it yet is upgraded to one.
+                bool declared = std::any_of(
+                    install.dependencies.begin(), install.dependencies.end(),
+                    [&](const WheelDependency& dependency) { return dependency.extra == need.extra; });
+                fix = std::string(declared ? "pip install '" : "pip install -U '") + install.distribution +
+                      "[" + need.extra + "]' into " + where(install) + " (its " + need.extra +
+                      " extra installs the CUDA libraries it needs), or install " + need.soname +
+                      " system-wide";
+            }
             std::string installed_at;
             if (!need.wheel_copy.empty()) {
                 // The wheel is there; nothing the loader searches reaches it.

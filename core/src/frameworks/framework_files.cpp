@@ -33,6 +33,20 @@ bool is_cuda_library(const std::string& soname) {
     return std::regex_match(soname, pattern);
 }
 
+// Libraries a framework's own install guide requires, whatever its wheel's
+// metadata says. CuPy requires the CUDA Toolkit (cudart, NVRTC, which
+// compiles nearly every CuPy kernel, cuBLAS, cuFFT, cuRAND, cuSOLVER,
+// cuSPARSE), from the system or from PyPI through its [ctk] extra, and lists
+// cuDNN, cuTENSOR, NCCL and cuSPARSELt as optional ("part of the CUDA
+// features … activated only when installed").
+// Returns the extra that installs them from PyPI ("ctk", in the CuPy
+// releases that declare it), or "" for a library no guide requires.
+std::string documented_as_required(const FrameworkInstall& install, const std::string& soname) {
+    static const std::regex cupy_toolkit(
+        R"(lib(cudart|nvrtc|cublas|cublasLt|cufft|curand|cusolver|cusparse)\.so\.\d+)");
+    return install.name == "CuPy" && std::regex_match(soname, cupy_toolkit) ? "ctk" : "";
+}
+
 struct WheelFile {
     std::string wheel, version, path;
 };
@@ -291,7 +305,9 @@ void resolve_libraries(const ProbeContext& context, FrameworkInstall& install,
                 essential.insert(soname);
     with_code.insert(install.device_code_files.begin(), install.device_code_files.end());
     for (auto& [soname, need] : needs)
-        if (need.linked) need.optional = !essential.count(soname) && !with_code.count(need.needed_by);
+        if (need.linked)
+            need.optional = !essential.count(soname) && !with_code.count(need.needed_by) &&
+                            documented_as_required(install, soname).empty();
 
     std::map<std::string, const arch::DynamicInfo*> dynamic_of;
     for (const ElfDynamic& elf : elves) dynamic_of[elf.path] = &elf.dynamic;
@@ -418,19 +434,26 @@ void resolve_libraries(const ProbeContext& context, FrameworkInstall& install,
                     // should have brought it is the fix to name.
                     if (found->second.missing_wheel.empty()) found->second.missing_wheel = dependency.name;
                     if (found->second.expected.empty()) found->second.expected = floor;
+                    if (found->second.extra.empty()) found->second.extra = dependency.extra;
                     continue;
                 }
                 LibraryNeed need;
                 need.soname = soname;
                 need.needed_by = representative->path;
                 need.missing_wheel = dependency.name;
-                need.optional = !dependency.extra.empty();
+                need.extra = dependency.extra;
+                need.optional = !dependency.extra.empty() && documented_as_required(install, soname).empty();
                 need.expected = floor;
                 add_need(need);
             }
         }
     drain();
-    for (auto& [soname, need] : needs) install.libraries.push_back(std::move(need));
+    for (auto& [soname, need] : needs) {
+        std::string guide_extra = documented_as_required(install, soname);
+        need.required_by_guide = !guide_extra.empty();
+        if (need.extra.empty()) need.extra = guide_extra;
+        install.libraries.push_back(std::move(need));
+    }
 }
 
 }  // namespace

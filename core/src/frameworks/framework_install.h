@@ -30,7 +30,14 @@ struct LibraryNeed {
     std::string wheel_copy;     // that wheel's copy
     std::string missing_wheel;  // the dependency that would ship it, not installed: "nvidia-cudnn-cu13"
     bool optional = false;      // only an extra's dependency wants it
-    std::string expected;       // the version the framework was built for or pins; "" unknown
+    // The framework's extra whose dependencies would install it ("ctk" of
+    // cupy-cuda13x), when one would: the fix names it.
+    std::string extra;
+    // The framework's install guide requires it, though importing the
+    // framework does not load it (CuPy's CUDA Toolkit libraries): missing,
+    // it fails every call that needs it, not the import.
+    bool required_by_guide = false;
+    std::string expected;                     // the version the framework was built for or pins; "" unknown
     std::vector<LibraryLocation> candidates;  // loader order: the first wins
     std::vector<std::string> versions;        // per candidate, "" when unknown
     // The CUDA major the picked copy was built for and how that is known
