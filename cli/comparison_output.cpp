@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "change_text.h"
 #include "report/columns.h"
 #include "report/markdown_cell.h"
 
@@ -17,11 +18,10 @@ std::string fixed(double value, const char* format) {
     return text;
 }
 
-// A ratio in fixed notation while that shows its value; beyond, in
-// scientific notation, so 1e-8 is not printed as 0.000.
-std::string ratio_text(double ratio, const char* fixed_format) {
-    bool fixed_shows_it = ratio >= 1e-3 && ratio < 1e6;
-    return fixed(ratio, fixed_shows_it ? fixed_format : "%.3g");
+// new/base of a time, the way every strata command says a change:
+// "+19.8% time (slower)" (bench/src/change_text.h).
+std::string time_change(double ratio) {
+    return bench::change_text(ratio, "real_time", false);
 }
 
 std::string p_text(const bench::ComparisonRow& row) {
@@ -79,11 +79,11 @@ void print_comparison(const bench::Comparison& result, bool markdown) {
     for (const auto& row : result.rows)
         table.push_back({row.name, row.base_ns > 0 ? time_text(row.base_ns) : "-",
                          row.new_ns > 0 ? time_text(row.new_ns) : "-",
-                         row.ratio > 0 ? ratio_text(row.ratio, "%.3f") : "-", p_text(row),
+                         row.ratio > 0 ? time_change(row.ratio) : "-", p_text(row),
                          std::string(bench::verdict_name(row.verdict)) + (row.trips_gate ? " (gate)" : "")});
-    const std::vector<std::string> header = {"benchmark", "base", "new", "new/base", "p", "verdict"};
+    const std::vector<std::string> header = {"benchmark", "base", "new", "change", "p", "verdict"};
     if (markdown) {
-        std::cout << "| benchmark | base | new | new/base | p | verdict |\n|---|---:|---:|---:|---:|---|\n";
+        std::cout << "| benchmark | base | new | change | p | verdict |\n|---|---:|---:|---:|---:|---|\n";
         for (const auto& cells : table) {
             std::cout << "|";
             for (const auto& cell : cells) std::cout << " " << markdown_cell(cell) << " |";
@@ -108,9 +108,8 @@ void print_comparison(const bench::Comparison& result, bool markdown) {
             std::cout << (markdown ? "\n- " + markdown_cell(row.name) : "note: " + row.name) << ": "
                       << row.note << "\n";
     if (result.geometric_mean_ratio)
-        std::cout << (markdown ? "\n" : "") << "geometric mean of new/base over "
-                  << result.geometric_mean_count
-                  << " benchmark(s): " << ratio_text(*result.geometric_mean_ratio, "%.4f") << "\n";
+        std::cout << (markdown ? "\n" : "") << "geometric mean over " << result.geometric_mean_count
+                  << " benchmark(s): " << time_change(*result.geometric_mean_ratio) << "\n";
     auto name_text = [&](const std::string& name) { return markdown ? markdown_cell(name) : name; };
     for (const auto& name : result.only_in_base) std::cout << "only in base: " << name_text(name) << "\n";
     for (const auto& name : result.only_in_new) std::cout << "only in new: " << name_text(name) << "\n";

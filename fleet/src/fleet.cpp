@@ -8,6 +8,7 @@
 #include <set>
 
 #include "benchmark_metric.h"
+#include "change_text.h"
 #include "environment_summary.h"
 #include "hostlist.h"
 #include "model/usage_error.h"
@@ -24,12 +25,6 @@ struct Node {
     std::map<std::string, ComparableField> fields;  // by label
     std::set<std::string> libraries;                // the labels that name a library
 };
-
-std::string percent(double fraction) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f%%", fraction * 100);
-    return text;
-}
 
 bool ignored(const std::string& id, const std::vector<std::string>& patterns) {
     for (const std::string& pattern : patterns)
@@ -235,9 +230,6 @@ void judge_performance(const std::vector<Node>& nodes, const std::vector<size_t>
             std::sort(
                 deviations.begin(), deviations.end(),
                 [](const NodeDeviation& a, const NodeDeviation& b) { return a.deviation < b.deviation; });
-            std::vector<double> each;
-            for (const NodeDeviation& d : deviations) each.push_back(d.deviation);
-            double typical = robust_median(each);
             const NodeDeviation& worst = deviations.front();
             FleetProblem problem;
             problem.kind = ProblemKind::outlier;
@@ -245,15 +237,19 @@ void judge_performance(const std::vector<Node>& nodes, const std::vector<size_t>
             problem.nodes = {node};
             problem.group = g;
             problem.deviations = deviations;
-            problem.reason = percent(-typical) + " slower than like nodes on " +
-                             std::to_string(deviations.size()) + " benchmark(s)";
+            // The worst benchmark's change in its own metric, as every
+            // command says a change (bench/src/change_text.h).
+            double ratio = worst.value / worst.group_median;
+            bool bigger = bigger_is_better(worst.metric);
+            problem.reason = "slower than like nodes on " + std::to_string(deviations.size()) +
+                             " benchmark(s), worst " + worst.benchmark + " " + bench::signed_change(ratio) +
+                             " " + bench::metric_word(worst.metric);
             std::string kind(benchmark_group(worst.benchmark));
             problem.line = node + " is slower than its " + std::to_string(peers - 1) + " like nodes on " +
                            std::to_string(deviations.size()) + " of " + std::to_string(judged_on[node]) +
-                           " benchmarks, by " + percent(-typical) +
-                           (deviations.size() > 1 ? " (median); worst " : ": ") + worst.benchmark + " (" +
-                           kind + ", " + worst.metric + ") " + percent(-worst.deviation) +
-                           " worse than their median " + quoted_value(worst.metric, worst.group_median);
+                           " benchmarks" + (deviations.size() > 1 ? "; worst " : ": ") + worst.benchmark +
+                           " (" + kind + ") " + bench::change_text(ratio, worst.metric, bigger) +
+                           " against their median " + quoted_value(worst.metric, worst.group_median);
             result.problems.push_back(std::move(problem));
         }
     }

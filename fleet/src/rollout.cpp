@@ -7,6 +7,7 @@
 #include <set>
 
 #include "benchmark_metric.h"
+#include "change_text.h"
 #include "intervals.h"
 #include "model/usage_error.h"
 #include "statistics.h"
@@ -234,7 +235,7 @@ void apply_interval(BenchmarkJudgement& out, const bench::ShiftInterval& interva
     out.high = std::exp(interval.high);
     out.confidence = interval.confidence;
     out.decision = judged.decision;
-    std::string performance = "performance " + performance_text(out);
+    std::string performance = change_of(out);
     switch (judged.decision) {
         case Decision::no_go:
             out.reason =
@@ -344,6 +345,7 @@ BenchmarkJudgement judge_benchmark(const std::string& name, const SideSamples& b
         for (const std::string& node : common) {
             BenchmarkJudgement one;
             one.bigger_is_better = out.bigger_is_better;
+            one.metric = out.metric;
             by_repetitions(base.by_node.at(node), candidate.by_node.at(node), one);
             out.base_units += one.base_units;
             out.candidate_units += one.candidate_units;
@@ -355,7 +357,7 @@ BenchmarkJudgement judge_benchmark(const std::string& name, const SideSamples& b
             low = std::min(low, *one.low);
             high = std::max(high, *one.high);
             out.confidence = one.confidence;
-            if (one.decision == Decision::no_go) worse.push_back(node + " " + performance_text(one));
+            if (one.decision == Decision::no_go) worse.push_back(node + " " + change_of(one));
             if (one.decision == Decision::inconclusive) unsettled.push_back(node + ": " + one.reason);
         }
         if (!estimates.empty()) {
@@ -493,14 +495,9 @@ std::string signed_percent(double fraction) {
     return text;
 }
 
-std::string performance_text(const BenchmarkJudgement& j) {
+std::string change_of(const BenchmarkJudgement& j) {
     if (!j.ratio) return "-";
-    auto performance = [&](double ratio) { return j.bigger_is_better ? ratio : 1 / ratio; };
-    std::string text = signed_percent(performance(*j.ratio) - 1);
-    if (!j.low || !j.high) return text;
-    double low = std::min(performance(*j.low), performance(*j.high));
-    double high = std::max(performance(*j.low), performance(*j.high));
-    return text + " [" + signed_percent(low - 1) + ", " + signed_percent(high - 1) + "]";
+    return bench::change_text(*j.ratio, j.metric, j.bigger_is_better, j.low, j.high);
 }
 
 std::string_view decision_name(Decision decision) {

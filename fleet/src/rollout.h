@@ -98,8 +98,9 @@ RolloutResult decide_rollout(const std::vector<NodeRecord>& base, const std::vec
 // "+3.0%", "-8.1%": a fraction as a signed percentage.
 std::string signed_percent(double fraction);
 
-// The CAND/BASE change in performance (above 0: better, whichever way the
-// metric points) with its interval: "-8.0% [-8.4%, -7.6%]"; "-" without a ratio.
-std::string performance_text(const BenchmarkJudgement& judgement);
+// The CAND/BASE change in the metric's own terms, with its interval and the
+// direction (bench/src/change_text.h): "+8.7% time [+8.3%, +9.1%] (slower)",
+// "-8.0% GB/s [-8.4%, -7.6%] (slower)"; "-" without a ratio.
+std::string change_of(const BenchmarkJudgement& judgement);
 
 }  // namespace strata::fleet

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "benchmark_metric.h"
+#include "change_text.h"
 #include "report/markdown_cell.h"
 
 namespace strata::fleet {
@@ -98,8 +99,8 @@ std::string render_rollout_text(const RolloutResult& result) {
     if (!result.benchmarks.empty()) {
         char threshold[32];
         std::snprintf(threshold, sizeof threshold, "%.1f%%", result.options.threshold * 100);
-        out << "\nperformance (CAND against BASE, above 0 is better; threshold " << threshold << ", "
-            << static_cast<int>(result.options.confidence * 100) << "% intervals):\n";
+        out << "\nperformance (CAND against BASE, each in its own metric; threshold " << threshold
+            << " of performance, " << static_cast<int>(result.options.confidence * 100) << "% intervals):\n";
         for (std::string_view group : kGroups) {
             size_t loaded_proofs = 0;
             std::vector<const BenchmarkJudgement*> judged = in_group(result, group, loaded_proofs);
@@ -108,7 +109,7 @@ std::string render_rollout_text(const RolloutResult& result) {
             if (loaded_proofs > 0) out << "    go  " << loaded_proofs_text(loaded_proofs) << "\n";
             for (const BenchmarkJudgement* j : judged) {
                 std::string quoted = quoted_medians(*j);
-                out << "    " << decision_name(j->decision) << "  " << j->name << "  " << performance_text(*j)
+                out << "    " << decision_name(j->decision) << "  " << j->name << "  " << change_of(*j)
                     << "  [" << j->metric
                     << (j->bigger_is_better ? ", bigger is better" : ", smaller is better") << "; "
                     << evidence_name(j->evidence) << "]\n        " << (quoted.empty() ? "" : quoted + "; ")
@@ -116,8 +117,8 @@ std::string render_rollout_text(const RolloutResult& result) {
             }
         }
         if (result.geometric_mean_performance)
-            out << "  geometric mean of the performance ratios: "
-                << signed_percent(*result.geometric_mean_performance - 1) << "\n";
+            out << "  geometric mean over the benchmarks: "
+                << bench::change_text(1 / *result.geometric_mean_performance, "real_time", false) << "\n";
     }
     if (!result.notes.empty()) {
         out << "\nnotes:\n";
@@ -157,14 +158,14 @@ std::string render_rollout_markdown(const RolloutResult& result) {
             std::vector<const BenchmarkJudgement*> judged = in_group(result, group, loaded_proofs);
             if (judged.empty() && loaded_proofs == 0) continue;
             out << "\n#### " << group
-                << "\n\n| benchmark | decision | performance [interval] | BASE, CAND | metric | evidence |\n"
+                << "\n\n| benchmark | decision | change [interval] | BASE, CAND | metric | evidence |\n"
                    "|---|---|---:|---|---|---|\n";
             if (loaded_proofs > 0)
                 out << "| " << markdown_cell(loaded_proofs_text(loaded_proofs)) << " | go | | | | |\n";
             for (const BenchmarkJudgement* j : judged)
                 out << "| " << markdown_cell(j->name) << " | " << decision_name(j->decision) << " | "
-                    << markdown_cell(performance_text(*j)) << " | " << markdown_cell(quoted_medians(*j))
-                    << " | " << markdown_cell(j->metric) << " | "
+                    << markdown_cell(change_of(*j)) << " | " << markdown_cell(quoted_medians(*j)) << " | "
+                    << markdown_cell(j->metric) << " | "
                     << markdown_cell(std::string(evidence_name(j->evidence))) << " |\n";
         }
     }

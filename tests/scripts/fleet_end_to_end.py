@@ -107,8 +107,8 @@ try:
     check(lines and lines[0] == "no record from n08 (1 of 8 nodes expected by --expect)", f"missing node: {lines}")
     check(len(lines) > 1 and lines[1] == "driver (NVML) is 570.86.15 on n07, 580.65.06 on 6 node(s)",
           f"other driver: {lines}")
-    check(len(lines) > 2 and re.fullmatch(r"n05 is slower than its 5 like nodes on 1 of 2 benchmarks, by 1[45]\.[0-9]%: "
-                                          r"gemm/bf16/8192 \(kernels and libraries, flops_per_second\) 1[45]\.[0-9]% worse than "
+    check(len(lines) > 2 and re.fullmatch(r"n05 is slower than its 5 like nodes on 1 of 2 benchmarks: "
+                                          r"gemm/bf16/8192 \(kernels and libraries\) -1[45]\.[0-9]% FLOP/s \(slower\) against "
                                           r"their median 0\.7[0-9]+ TFLOP/s", lines[2]),
           f"outlier: {lines}")
     check("fleet: 7 node(s) reported of 8 expected, 7 record(s); 3 need attention: n[05,07-08]" in result.stdout,
@@ -177,9 +177,9 @@ try:
     # 6. --drain prints, and only prints, the scontrol commands.
     result = fleet(records, "--expect", "n[01-08]", "--drain")
     drains = [line for line in result.stdout.splitlines() if line.startswith("scontrol ")]
-    drains = [re.sub(r"1[45]\.[0-9]%", "15%", line) for line in drains]
+    drains = [re.sub(r"-1[45]\.[0-9]%", "-15%", line) for line in drains]
     check(drains == ["scontrol update nodename=n05 state=drain "
-                     "'reason=strata-fleet: 15% slower than like nodes on 1 benchmark(s)'",
+                     "'reason=strata-fleet: slower than like nodes on 1 benchmark(s), worst gemm/bf16/8192 -15% FLOP/s'",
                      "scontrol update nodename=n07 state=drain "
                      "'reason=strata-fleet: driver (NVML) 570.86.15 (fleet: 580.65.06)'",
                      "scontrol update nodename=n08 state=drain 'reason=strata-fleet: no record from this node'"],

@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "benchmark_metric.h"
+#include "change_text.h"
 #include "fleet_report.h"
 #include "hostlist.h"
 #include "model/usage_error.h"
@@ -209,7 +210,7 @@ TEST_CASE("a rollout never calls a ratio it cannot form within the threshold") {
         REQUIRE(result.benchmarks.size() == 1);
         INFO(base << " -> " << candidate << ": " << result.benchmarks[0].reason);
         CHECK(result.benchmarks[0].decision != Decision::go);
-        CHECK(performance_text(result.benchmarks[0]).find("inf") == std::string::npos);
+        CHECK(change_of(result.benchmarks[0]).find("inf") == std::string::npos);
     }
 }
 
@@ -247,4 +248,45 @@ TEST_CASE("a plain Google Benchmark file is judged on real time, not on rates of
     }
     CHECK_FALSE(bench::timed_by_wall_clock("BM_real_time_copy/4096"));
     CHECK_FALSE(bench::timed_by_wall_clock("BM/process_time"));
+}
+
+TEST_CASE("one way to say a change: the metric's own terms and the direction, in every command") {
+    // Issue #38 item 4: compare said 1.198, rollout -4.8% for a 5% longer
+    // time, fleet "15.1% worse" for a time 17.8% above the median.
+    CHECK(bench::change_text(1.178, "real_time", false) == "+17.8% time (slower)");
+    CHECK(bench::change_text(0.95, "bytes_per_second", true) == "-5.0% GB/s (slower)");
+    CHECK(bench::change_text(1.05, "flops_per_second", true) == "+5.0% FLOP/s (faster)");
+    CHECK(bench::change_text(0.9, "cpu_time", false, 0.85, 0.95) == "-10.0% time [-15.0%, -5.0%] (faster)");
+    CHECK(bench::change_text(1.1, "launch_errors", false) == "+10.0% launch_errors (worse)");
+    CHECK(bench::change_text(1.0001, "real_time", false) == "+0.0% time (no change)");
+    CHECK(bench::change_text(250, "real_time", false) == "x250 time (slower)");
+    CHECK(bench::change_text(1e-8, "real_time", false) == "x1e-08 time (faster)");
+
+    // rollout: a 5% longer time is +5.0% time, not -4.8%.
+    auto side = [](double ns) {
+        NodeRecord record = node("n1", ns);
+        record.results.series[0].samples = {ns, ns * 1.001, ns * 0.999, ns, ns * 1.002, ns * 0.998};
+        return std::vector<NodeRecord>{record};
+    };
+    RolloutResult rollout = decide_rollout(side(100), side(105), {});
+    REQUIRE(rollout.benchmarks.size() == 1);
+    CHECK(change_of(rollout.benchmarks[0]).rfind("+5.0% time [", 0) == 0);
+    CHECK(rollout.benchmarks[0].reason.find("(slower): worse beyond the 3.0% threshold") !=
+          std::string::npos);
+
+    // fleet: a node whose time is 17.8% above its like nodes' median.
+    std::vector<NodeRecord> nodes;
+    for (const char* name : {"n1", "n2", "n3", "n4"}) nodes.push_back(node(name, 100));
+    nodes.push_back(node("n5", 117.8));
+    FleetResult fleet = analyze_fleet(nodes, {});
+    bool found = false;
+    for (const FleetProblem& problem : fleet.problems)
+        if (problem.kind == ProblemKind::outlier) {
+            found = true;
+            CHECK(problem.line.find(
+                      "b (kernels and libraries) +17.8% time (slower) against their median 100 ns") !=
+                  std::string::npos);
+            CHECK(problem.reason == "slower than like nodes on 1 benchmark(s), worst b +17.8% time");
+        }
+    CHECK(found);
 }
