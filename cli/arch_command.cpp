@@ -64,10 +64,13 @@ std::function<int()> register_arch(CLI::App& app) {
         }
         ScanResult scan = scan_paths(options->paths, options->details);
         int exit_code = arch_exit_code(scan, arch_options);
-        if (options->json)
+        if (options->json) {
             std::cout << arch_to_json(scan, arch_options, exit_code) << '\n';
-        else
+        } else {
             std::cout << render_arch_text(scan, arch_options);
+            std::cout.flush();
+            std::cerr << arch_errors_text(scan);
+        }
         return exit_code;
     };
 }

@@ -20,7 +20,7 @@ namespace strata::cli {
 struct BenchmarkRequest {
     std::string level = "quick";  // quick, standard or long (bench/src/levels.h)
     std::string filter = ".";     // regex over the runner's full names
-    std::string device = "0";     // a GPU number, or "all"
+    std::string device = "all";   // a GPU number, or "all" (every GPU, as record measures)
     int repetitions = 0;          // 0: the level's
     // Load every installed framework's PTX-only fat binaries through the
     // driver's JIT (--jit-installed; `record` at standard and above).

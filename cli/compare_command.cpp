@@ -9,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "cli/comparison_output.h"
+#include "cli/run_options.h"
 #include "comparison.h"
 #include "model/usage_error.h"
 
@@ -87,7 +88,8 @@ std::function<int()> register_compare(CLI::App& app) {
         bench::ResultsFile next = bench::read_results_file(options->next, metric);
         bench::Comparison result = bench::compare_results(base, next, settings);
         if (options->json) {
-            std::cout << to_json_text(comparison_json(result, options->metric), 2) << '\n';
+            std::cout << command_document(comparison_json(result, options->metric), "compare",
+                                          result.gate_tripped ? 1 : 0);
             for (const auto& warning : result.warnings) std::cerr << "strata: warning: " << warning << "\n";
         } else {
             print_comparison(result, options->markdown);

@@ -103,7 +103,7 @@ std::function<int()> register_env(CLI::App& app, const std::string& executable) 
         Report report = run_environment(make_run_options(options->plugins, options->environments, executable),
                                         ProbeContext::live());
         Json out = {{"schema_version", report_schema_version}, {"environment", environment_to_json(report)}};
-        std::cout << to_json_text(out, 2) << '\n';
+        std::cout << command_document(std::move(out), "env", 0);
         return 0;
     };
 }
@@ -121,17 +121,18 @@ std::function<int()> register_plugins(CLI::App& app, const std::string& executab
     return [options, executable]() {
         RunInfo info{"plugins", utc_timestamp_now(), {}};
         Report report = run_load_report(make_run_options(options->plugins, executable));
+        int status = 0;
+        for (const PluginRecord& plugin : report.plugins())
+            if (plugin.state != PluginState::loaded) status = 1;
         if (options->json) {
             Json full = report_to_json(report, info);
-            std::cout << to_json_text(
-                             Json{{"schema_version", report_schema_version}, {"plugins", full["plugins"]}}, 2)
-                      << '\n';
+            std::cout << command_document(
+                Json{{"schema_version", report_schema_version}, {"plugins", full["plugins"]}}, "plugins",
+                status);
         } else {
             std::cout << render_plugin_table(report);
         }
-        for (const PluginRecord& plugin : report.plugins())
-            if (plugin.state != PluginState::loaded) return 1;
-        return 0;
+        return status;
     };
 }
 

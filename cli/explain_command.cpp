@@ -328,13 +328,14 @@ std::function<int()> register_explain(CLI::App& app, const std::string& executab
             explanation.cause ? find_failure_class(explanation.cause->failure_class) : nullptr;
         std::vector<CauseVerdict> verdicts;
         if (failure_class && !options->no_probe) verdicts = evaluate_causes(*failure_class, machine);
+        int status = explanation.cause ? 0 : 1;
         if (options->json)
-            std::cout << to_json_text(
-                             explanation_json(explanation, failure_class, verdicts, !options->no_probe), 2)
-                      << '\n';
+            std::cout << command_document(
+                explanation_json(explanation, failure_class, verdicts, !options->no_probe), "explain",
+                status);
         else
             print_explanation(explanation, failure_class, verdicts);
-        return explanation.cause ? 0 : 1;
+        return status;
     };
 }
 

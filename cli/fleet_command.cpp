@@ -76,8 +76,11 @@ std::function<int()> register_fleet(CLI::App& app) {
         fleet::FleetResult result = fleet::analyze_fleet(read.records, analysis, read.unreadable);
         if (!options->prometheus.empty())
             write_prometheus_file(options->prometheus, fleet::render_fleet_prometheus(result));
+        // The JSON's exit_code is the analysis' (a failing --drain --yes
+        // command, status 3, comes after the document is printed).
         if (options->json)
-            std::cout << to_json_text(fleet::fleet_to_json(result), 2) << '\n';
+            std::cout << command_document(fleet::fleet_to_json(result), "fleet",
+                                          result.needs_attention() ? 1 : 0);
         else if (options->markdown)
             std::cout << fleet::render_fleet_markdown(result);
         else

@@ -42,13 +42,12 @@ std::function<int()> register_record(CLI::App& app, const std::string& executabl
         PluginOptions plugins;
         EnvironmentOptions environments;
         BenchmarkRequest request;
-        std::string out, prometheus;
+        std::string out, prometheus, node;
         std::vector<std::string> ignore_checks;
         HealthOptions health;
         bool no_benchmarks = false;
     };
     auto options = std::make_shared<Options>();
-    options->request.device = "all";
     CLI::App* command = app.add_subcommand(
         "record",
         "Write one record of this node: environment, every doctor check, every benchmark repetition");
@@ -59,12 +58,18 @@ std::function<int()> register_record(CLI::App& app, const std::string& executabl
         ->check(non_empty_path());
     add_benchmark_options(*command, options->request);
     command->add_flag("--no-benchmarks", options->no_benchmarks, "Record the environment and checks only");
+    command->add_option(
+        "--node", options->node,
+        "The node's name in the record (default: SLURMD_NODENAME, else NODE_NAME, else the host "
+        "name)");
     add_prometheus_option(*command, options->prometheus);
     add_ignore_check_option(*command, options->ignore_checks);
     add_health_options(*command, options->health);
 
     return [options, executable]() {
         benchmark_filter(options->request.filter);  // bad usage is refused before anything runs
+        if (options->node.find_first_of(" \t\n\r/") != std::string::npos)
+            throw UsageError("--node '" + options->node + "': a node name has no spaces or slashes");
         // Every output is proved writable before minutes of benchmarks run.
         prepare_output_file(options->out);
         if (!options->prometheus.empty()) prepare_output_file(options->prometheus);
@@ -74,6 +79,7 @@ std::function<int()> register_record(CLI::App& app, const std::string& executabl
         parts.created_at = utc_timestamp_now();
         parts.level = options->request.level;
         parts.scheduler = fleet::scheduler_context([](const char* name) { return std::getenv(name); });
+        parts.node = options->node;
         std::vector<std::string> notes;  // the JIT proof's
         auto started = std::chrono::steady_clock::now();
         Report report = run_doctor(run, ProbeContext::live());

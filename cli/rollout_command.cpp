@@ -38,7 +38,7 @@ namespace fs = std::filesystem;
 
 struct RolloutOptions {
     PluginOptions plugins;
-    std::vector<std::string> sides, base, candidate;
+    std::vector<std::string> sides, base, candidate, ignore_checks;
     std::string threshold = "3%", metric = "auto", time_metric = "real_time";
     double confidence = 95;
     bool json = false, markdown = false;
@@ -50,13 +50,14 @@ struct RolloutOptions {
 };
 
 int print_decision(const fleet::RolloutResult& result, const RolloutOptions& options) {
+    int status = result.decision == fleet::Decision::go ? 0 : 1;
     if (options.json)
-        std::cout << to_json_text(fleet::rollout_to_json(result), 2) << '\n';
+        std::cout << command_document(fleet::rollout_to_json(result), "rollout", status);
     else if (options.markdown)
         std::cout << fleet::render_rollout_markdown(result);
     else
         std::cout << fleet::render_rollout_text(result);
-    return result.decision == fleet::Decision::go ? 0 : 1;
+    return status;
 }
 
 // ---- --compat-driver ------------------------------------------------------
@@ -137,6 +138,15 @@ int compat_rollout(const RolloutOptions& options, const std::string& executable)
                                      std::string(std::strerror(errno)));
         keep = pattern;
     }
+    // Without --keep the session records are this run's alone: gone with
+    // it, however it ends.
+    struct RemoveUnkept {
+        fs::path directory;
+        ~RemoveUnkept() {
+            std::error_code ignored;
+            if (!directory.empty()) fs::remove_all(directory, ignored);
+        }
+    } remove_unkept{options.keep.empty() ? keep : fs::path()};
     const char* library_path = std::getenv("LD_LIBRARY_PATH");
     std::string compat_path = "LD_LIBRARY_PATH=" + directory.string() +
                               (library_path && *library_path ? ":" + std::string(library_path) : "");
@@ -172,10 +182,12 @@ int compat_rollout(const RolloutOptions& options, const std::string& executable)
     decision_options.threshold = parse_percentage("--threshold", options.threshold);
     decision_options.confidence = options.confidence / 100;
     decision_options.metric = options.metric;
+    decision_options.ignore_checks = options.ignore_checks;
     fleet::RolloutResult result = fleet::decide_rollout(
         fleet::read_records(base_files), fleet::read_records(candidate_files), decision_options);
-    result.notes.push_back("sessions: " + std::to_string(options.sessions) +
-                           " per driver, interleaved; records in " + keep.string());
+    result.notes.push_back("sessions: " + std::to_string(options.sessions) + " per driver, interleaved" +
+                           (options.keep.empty() ? " (records not kept: --keep DIR keeps them)"
+                                                 : "; records in " + keep.string()));
     return print_decision(result, options);
 }
 
@@ -225,6 +237,7 @@ std::function<int()> register_rollout(CLI::App& app, const std::string& executab
         ->add_option("--session-timeout", options->session_timeout_s,
                      "--compat-driver: seconds one session may take (default 3600)")
         ->check(CLI::Range(1.0, 86400.0));
+    add_ignore_check_option(*command, options->ignore_checks);
     add_plugin_options(*command, options->plugins);
 
     return [options, executable]() {
@@ -250,6 +263,7 @@ std::function<int()> register_rollout(CLI::App& app, const std::string& executab
         decision_options.threshold = threshold;
         decision_options.confidence = options->confidence / 100;
         decision_options.metric = options->metric;
+        decision_options.ignore_checks = options->ignore_checks;
         return print_decision(fleet::decide_rollout(fleet::read_records(base, time),
                                                     fleet::read_records(candidate, time), decision_options),
                               *options);

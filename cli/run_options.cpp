@@ -124,4 +124,10 @@ void write_prometheus_file(const std::string& path, const std::string& text) {
     write_file_atomically(path, text);
 }
 
+std::string command_document(Json document, const std::string& command, int exit_code) {
+    document["command"] = command;
+    document["exit_code"] = exit_code;
+    return to_json_text(document, 2) + "\n";
+}
+
 }  // namespace strata::cli

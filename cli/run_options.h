@@ -25,4 +25,9 @@ void add_prometheus_option(CLI::App& command, std::string& path);
 // written all the same, with a note on standard error.
 void write_prometheus_file(const std::string& path, const std::string& text);
 
+// The text of a JSON document a command prints, with "command" and
+// "exit_code" set: every JSON output of strata names both, so a tool reading
+// several never guesses which it got or how the run ended.
+std::string command_document(Json document, const std::string& command, int exit_code);
+
 }  // namespace strata::cli

@@ -1,7 +1,5 @@
 #include "fleet.h"
 
-#include <fnmatch.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -11,6 +9,7 @@
 #include "change_text.h"
 #include "environment_summary.h"
 #include "hostlist.h"
+#include "model/report.h"
 #include "model/usage_error.h"
 #include "statistics.h"
 
@@ -26,12 +25,6 @@ struct Node {
     std::set<std::string> libraries;                // the labels that name a library
 };
 
-bool ignored(const std::string& id, const std::vector<std::string>& patterns) {
-    for (const std::string& pattern : patterns)
-        if (::fnmatch(pattern.c_str(), id.c_str(), 0) == 0) return true;
-    return false;
-}
-
 // ---- checks -------------------------------------------------------------
 
 void judge_checks(const std::vector<Node>& nodes, const FleetOptions& options,
@@ -45,7 +38,7 @@ void judge_checks(const std::vector<Node>& nodes, const FleetOptions& options,
     for (const Node& node : nodes)
         for (const NodeRecord* record : node.records)
             for (const CheckState& check : record->checks) {
-                if (check.ignored || ignored(check.id, options.ignore_checks)) continue;
+                if (check.ignored || matches_ignore_pattern(check.id, options.ignore_checks)) continue;
                 bool failure = is_failure(check.status);
                 if (!failure && check.status != Status::warn) continue;
                 Seen& seen = (failure ? failures : warnings)[check.id];

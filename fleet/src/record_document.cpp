@@ -22,6 +22,8 @@ Json scheduler_context(const std::function<const char*(const char*)>& getenv) {
                                 {"job_nodelist", "SLURM_JOB_NODELIST"},
                                 {"partition", "SLURM_JOB_PARTITION"},
                                 {"cluster", "SLURM_CLUSTER_NAME"}});
+    else if (const char* node = getenv("SLURMD_NODENAME"); node && *node)
+        out["slurm"] = {{"node", node}};
     if (const char* service = getenv("KUBERNETES_SERVICE_HOST"); service && *service)
         out["kubernetes"] =
             collect({{"node", "NODE_NAME"}, {"pod", "POD_NAME"}, {"namespace", "POD_NAMESPACE"}});
@@ -39,7 +41,7 @@ std::string node_name(const Json& facts, const Json& scheduler) {
 
 Json make_record(const RecordParts& parts) {
     Json facts = parts.doctor.value("environment", Json::object());
-    std::string node = node_name(facts, parts.scheduler);
+    std::string node = parts.node.empty() ? node_name(facts, parts.scheduler) : parts.node;
     Json document;
     if (parts.benchmarks) {
         document = *parts.benchmarks;

@@ -19,11 +19,14 @@ struct RecordParts {
     std::optional<Json> benchmarks;
     std::vector<std::string> skipped;  // plugins or GPUs that measured nothing, and why
     std::string not_measured;          // why nothing was measured (no GPU, no runner)
+    std::string node;                  // `record --node NAME`: wins over every other source; "" none
 };
 
 // The scheduler the process runs under, from its environment: Slurm's job,
 // step and node, or Kubernetes' node, pod and namespace (the downward API
-// variables the shipped manifests set); {} outside both.
+// variables the shipped manifests set); {} outside both. slurmd sets
+// SLURMD_NODENAME for programs it runs outside any job too (the
+// HealthCheckProgram, prolog and epilog): that node name counts alone.
 Json scheduler_context(const std::function<const char*(const char*)>& getenv);
 
 // The node's name: Slurm's node name, then Kubernetes', then the host name

@@ -9,6 +9,7 @@
 #include "benchmark_metric.h"
 #include "change_text.h"
 #include "intervals.h"
+#include "model/report.h"
 #include "model/usage_error.h"
 #include "statistics.h"
 
@@ -94,10 +95,12 @@ struct CheckSide {
     std::vector<std::string> nodes;  // with the worst status
 };
 
-std::map<std::pair<std::string, int>, CheckSide> side_checks(const std::vector<NodeRecord>& records) {
+std::map<std::pair<std::string, int>, CheckSide> side_checks(const std::vector<NodeRecord>& records,
+                                                             const std::vector<std::string>& ignore) {
     std::map<std::pair<std::string, int>, CheckSide> out;
     for (const NodeRecord& record : records)
         for (const CheckState& check : record.checks) {
+            if (check.ignored || matches_ignore_pattern(check.id, ignore)) continue;
             auto [it, added] = out.try_emplace({check.id, check.device.value_or(-1)});
             CheckSide& side = it->second;
             if (added || outcome(check.status) > outcome(side.worst)) {
@@ -113,8 +116,9 @@ std::map<std::pair<std::string, int>, CheckSide> side_checks(const std::vector<N
 }
 
 std::vector<CheckChange> check_changes(const std::vector<NodeRecord>& base,
-                                       const std::vector<NodeRecord>& candidate) {
-    auto left = side_checks(base), right = side_checks(candidate);
+                                       const std::vector<NodeRecord>& candidate,
+                                       const std::vector<std::string>& ignore) {
+    auto left = side_checks(base, ignore), right = side_checks(candidate, ignore);
     bool base_has_checks = !left.empty(), candidate_has_checks = !right.empty();
     std::vector<CheckChange> out;
     std::set<std::pair<std::string, int>> keys;
@@ -546,7 +550,7 @@ RolloutResult decide_rollout(const std::vector<NodeRecord>& base, const std::vec
                                                                         : "CAND") +
                                " records carry no environment (plain Google Benchmark files): what changed "
                                "besides the figures is unknown");
-    result.checks = check_changes(base, candidate);
+    result.checks = check_changes(base, candidate, options.ignore_checks);
     PerformancePart part = performance(base, candidate, options);
     result.benchmarks = std::move(part.judgements);
     result.only_in_base = std::move(part.only_in_base);

@@ -34,6 +34,9 @@ struct RolloutOptions {
     // counter when the benchmark has one, else the time), "real_time",
     // "cpu_time" or a counter name.
     std::string metric = "auto";
+    // Shell patterns of check ids not judged (--ignore-check), as fleet and
+    // doctor set them aside; checks a record marks ignored are set aside too.
+    std::vector<std::string> ignore_checks;
 };
 
 // One field of the environment whose values differ between the sides.

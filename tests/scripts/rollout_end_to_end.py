@@ -248,8 +248,15 @@ try:
     # The compat driver refuses this GPU (error 804): a no-go that says why.
     with open(f"{compat}/strata-fake-cuda.conf", "w") as f:
         f.write("version=13010;init=804\n")
+    # Without --keep its session records go with it (issue #38 item 11).
+    private_tmp = f"{work}/tmp"
+    os.makedirs(private_tmp)
+    compat_env["TMPDIR"] = private_tmp
     r = compat_run(compat, "--sessions", "1", "--no-benchmarks")
     check(r.returncode == 1 and "decision: no-go" in r.stdout and "804" in r.stdout, f"compat 804: {r.stdout}")
+    check(os.listdir(private_tmp) == [] and "records not kept" in r.stdout,
+          f"no session records left behind without --keep: {os.listdir(private_tmp)}")
+    del compat_env["TMPDIR"]
     # Where forward compatibility cannot apply, nothing runs and the reason comes first.
     compat_env["STRATA_FAKE_CUDA"] = "name=NVIDIA GeForce RTX 4090"
     r = compat_run(compat, "--no-benchmarks")

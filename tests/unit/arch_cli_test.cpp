@@ -34,8 +34,8 @@ TEST_CASE("strata arch: files and trees, verdicts, JSON, and bad input") {
         std::ofstream(text) << "not a binary\n";
         auto named = run_process({strata_binary(), "arch", "--sm", "90", text});
         CHECK(named.exit_code == 2);
-        CHECK(named.out.find(text + ": error: not an ELF file, static archive, cubin or fat binary") !=
-              std::string::npos);
+        CHECK(named.err.find("strata: error: " + text +
+                             ": not an ELF file, static archive, cubin or fat binary") != std::string::npos);
         // Every container of the library corrupt: unreadable, not "no device code".
         std::ifstream in(dir + "/libtwo_units.so", std::ios::binary);
         std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -52,7 +52,8 @@ TEST_CASE("strata arch: files and trees, verdicts, JSON, and bad input") {
         std::ofstream(one_path, std::ios::binary) << one_bad;
         auto all = run_process({strata_binary(), "arch", "--sm", "90", all_path});
         CHECK(all.exit_code == 2);
-        CHECK(all.out.find(all_path + ": error: no fat binary of it can be read: .nv_fatbin: container at") !=
+        CHECK(all.err.find("strata: error: " + all_path +
+                           ": no fat binary of it can be read: .nv_fatbin: container at") !=
               std::string::npos);
         // One of them corrupt: listed with the warning; a verdict on the rest is incomplete.
         CHECK(run_process({strata_binary(), "arch", one_path}).exit_code == 0);
@@ -65,7 +66,7 @@ TEST_CASE("strata arch: files and trees, verdicts, JSON, and bad input") {
         REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
         auto result = run_process({strata_binary(), "arch", fifo});
         CHECK(result.exit_code == 2);
-        CHECK(result.out.find(fifo + ": error: not a regular file") != std::string::npos);
+        CHECK(result.err.find("strata: error: " + fifo + ": not a regular file") != std::string::npos);
         std::filesystem::remove(fifo);
     }
     SECTION("a target the file cannot run on exits 1 and says why") {
@@ -136,14 +137,15 @@ TEST_CASE("strata arch: files and trees, verdicts, JSON, and bad input") {
                                << std::string(100, '\xff');
         auto result = run_process({strata_binary(), "arch", corrupt, dir + "/sm80.o"});
         CHECK(result.exit_code == 2);
-        CHECK(result.out.find(corrupt + ": error: ") != std::string::npos);
+        CHECK(result.err.find("strata: error: " + corrupt + ": ") != std::string::npos);
         CHECK(result.out.find("sm80.o  (elf") != std::string::npos);  // the good file is still listed
         std::remove(corrupt.c_str());
         // A missing path is reported in its place; what could be read is still listed, and
         // --json still prints one document (exit 2 either way).
         auto missing = run_process({strata_binary(), "arch", "/nonexistent.so", dir + "/sm80.o"});
         CHECK(missing.exit_code == 2);
-        CHECK(missing.out.find("/nonexistent.so: error: No such file or directory") != std::string::npos);
+        CHECK(missing.err.find("strata: error: /nonexistent.so: No such file or directory") !=
+              std::string::npos);
         CHECK(missing.out.find("sm80.o  (elf") != std::string::npos);
         auto missing_json =
             run_process({strata_binary(), "arch", "--json", dir + "/sm80.o", "/nonexistent.so"});

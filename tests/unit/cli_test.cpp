@@ -120,6 +120,54 @@ TEST_CASE("every output path is proved writable before any work, and its directo
     }
 }
 
+TEST_CASE("record names the node: --node, else slurmd's name inside a job or not") {
+    // Issue #38 item 11: SLURMD_NODENAME counted only with SLURM_JOB_ID, and
+    // there was no --node.
+    std::string out = strata::test::scratch_path("node-name.json");
+    auto node_of = [&](std::vector<std::string> extra, std::vector<std::string> env) {
+        std::vector<std::string> argv = {strata_binary(),        "record", "--no-benchmarks",
+                                         "--no-builtin-plugins", "--out",  out};
+        argv.insert(argv.end(), extra.begin(), extra.end());
+        env.push_back("STRATA_PLUGIN_PATH");
+        env.push_back("SLURM_JOB_ID");
+        env.push_back("NODE_NAME");
+        auto result = run_process(argv, env);
+        INFO(result.err);
+        std::ifstream in(out);
+        return nlohmann::json::parse(in)["strata_record"]["node"].get<std::string>();
+    };
+    CHECK(node_of({}, {"SLURMD_NODENAME=gpu007"}) == "gpu007");
+    CHECK(node_of({"--node", "gpu042"}, {"SLURMD_NODENAME=gpu007"}) == "gpu042");
+    auto spaced = run_process({strata_binary(), "record", "--no-benchmarks", "--out", out, "--node", "a b"});
+    CHECK(spaced.exit_code == 2);
+    CHECK(spaced.err.find("--node 'a b'") != std::string::npos);
+}
+
+TEST_CASE("every JSON document strata prints names its command and its exit status") {
+    // Issue #38 item 11: some carried command and exit_code, some neither.
+    const std::string results = STRATA_TEST_BENCH_FIXTURES "/google_benchmark_base.json";
+    const std::vector<std::vector<std::string>> runs = {
+        {"doctor", "--json", "--no-builtin-plugins"},
+        {"env", "--no-builtin-plugins"},
+        {"plugins", "--json", "--no-builtin-plugins"},
+        {"arch", "--json", STRATA_TEST_BENCH_FIXTURES},
+        {"frameworks", "--json", "--site-packages", STRATA_TEST_BENCH_FIXTURES},
+        {"explain", "--json", "--no-probe",
+         "CUDA error: no kernel image is available for execution on the device"},
+        {"compare", "--json", results, results},
+        {"rollout", "--json", results, results},
+        {"fleet", "--json", results}};
+    for (std::vector<std::string> args : runs) {
+        std::string command = args.front();
+        args.insert(args.begin(), strata_binary());
+        auto result = run_process(args, {"STRATA_PLUGIN_PATH"});
+        INFO(command << ": " << result.err);
+        auto document = nlohmann::json::parse(result.out);
+        CHECK(document["command"] == command);
+        CHECK(document["exit_code"] == result.exit_code);
+    }
+}
+
 TEST_CASE("doctor on this host: JSON report with every layer, exit status from the checks") {
     auto result =
         run_process({strata_binary(), "doctor", "--json", "--no-builtin-plugins"}, {"STRATA_PLUGIN_PATH"});

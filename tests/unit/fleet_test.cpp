@@ -290,3 +290,23 @@ TEST_CASE("one way to say a change: the metric's own terms and the direction, in
         }
     CHECK(found);
 }
+
+TEST_CASE("rollout sets checks aside as fleet and doctor do: --ignore-check, or marked in the record") {
+    // Issue #38 item 11: rollout had no --ignore-check.
+    auto with_check = [](Status status, bool ignored) {
+        NodeRecord record = node("n1", 100);
+        record.checks.push_back({"health.nvlink", 0, status, "NVLink link 3 down", ignored});
+        return std::vector<NodeRecord>{record};
+    };
+    RolloutResult judged =
+        decide_rollout(with_check(Status::pass, false), with_check(Status::fail, false), {});
+    CHECK(judged.decision == Decision::no_go);
+    RolloutOptions options;
+    options.ignore_checks = {"health.nv*"};
+    RolloutResult set_aside =
+        decide_rollout(with_check(Status::pass, false), with_check(Status::fail, false), options);
+    CHECK(set_aside.checks.empty());
+    CHECK(set_aside.decision != Decision::no_go);
+    RolloutResult marked = decide_rollout(with_check(Status::pass, true), with_check(Status::fail, true), {});
+    CHECK(marked.checks.empty());
+}

@@ -64,8 +64,7 @@ std::string render_arch_text(const ScanResult& scan, const ArchOptions& options)
     std::string out;
     size_t without_code = 0, unreadable = 0, kernel_less = 0;
     for (const ScannedFile& file : scan.files) {
-        if (!file.error.empty()) {
-            out += file.path + ": error: " + file.error + "\n";
+        if (!file.error.empty()) {  // said on standard error (arch_errors_text)
             ++unreadable;
             continue;
         }
@@ -147,9 +146,16 @@ std::string render_arch_text(const ScanResult& scan, const ArchOptions& options)
     return out + "\n";
 }
 
+std::string arch_errors_text(const ScanResult& scan) {
+    std::string out;
+    for (const ScannedFile& file : scan.files)
+        if (!file.error.empty()) out += "strata: error: " + file.path + ": " + file.error + "\n";
+    return out;
+}
+
 std::string arch_to_json(const ScanResult& scan, const ArchOptions& options, int exit_code) {
     JsonStream json;
-    json.begin_object().field("schema_version", "1.0.0").key("driver");
+    json.begin_object().field("schema_version", "1.0.0").field("command", "arch").key("driver");
     if (options.driver)
         json.value(options.driver->text);
     else

@@ -23,6 +23,9 @@ struct ArchOptions {
 };
 
 std::string render_arch_text(const ScanResult& scan, const ArchOptions& options);
+// One "strata: error: PATH: reason" line per file that could not be read,
+// for standard error; the text report counts them as unreadable.
+std::string arch_errors_text(const ScanResult& scan);
 // Compact, strict JSON, streamed: a library can hold tens of thousands of images.
 std::string arch_to_json(const ScanResult& scan, const ArchOptions& options, int exit_code);
 // 2 if a file could not be read, else 1 if a file with device code cannot run

@@ -131,8 +131,13 @@ int Report::exit_code() const {
 
 void Report::ignore_checks(const std::vector<std::string>& patterns) {
     for (Check& check : checks_)
-        for (const std::string& pattern : patterns)
-            if (::fnmatch(pattern.c_str(), check.id.c_str(), 0) == 0) check.ignored = true;
+        if (matches_ignore_pattern(check.id, patterns)) check.ignored = true;
+}
+
+bool matches_ignore_pattern(const std::string& id, const std::vector<std::string>& patterns) {
+    for (const std::string& pattern : patterns)
+        if (::fnmatch(pattern.c_str(), id.c_str(), 0) == 0) return true;
+    return false;
 }
 
 }  // namespace strata

@@ -75,4 +75,8 @@ private:
     std::vector<Measurement> measurements_;
 };
 
+// Whether a check id matches one of --ignore-check's shell patterns: the one
+// rule doctor, record, fleet and rollout set checks aside by.
+bool matches_ignore_pattern(const std::string& id, const std::vector<std::string>& patterns);
+
 }  // namespace strata
