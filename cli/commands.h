@@ -49,7 +49,9 @@ std::function<int()> register_help(CLI::App& app);
 
 std::string version_text();
 
-// --color auto|always|never; auto: a terminal, unless NO_COLOR is set.
+// --color auto|always|never (the commands whose text marks statuses in
+// colour: doctor, frameworks); auto: a terminal, unless NO_COLOR is set.
+void add_color_option(CLI::App& command, std::string& mode);
 bool use_color(const std::string& mode);
 
 }  // namespace strata::cli

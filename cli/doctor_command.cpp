@@ -18,6 +18,12 @@ namespace {
 constexpr std::chrono::seconds kHealthBudget{40};
 }  // namespace
 
+void add_color_option(CLI::App& command, std::string& mode) {
+    command
+        .add_option("--color", mode, "Colour the text: auto (a terminal without NO_COLOR), always or never")
+        ->check(CLI::IsMember({"auto", "always", "never"}));
+}
+
 bool use_color(const std::string& mode) {
     if (mode == "always") return true;
     if (mode == "never") return false;
@@ -55,8 +61,7 @@ std::function<int()> register_doctor(CLI::App& app, const std::string& executabl
                      "full (every layer, the default) or health: driver to libraries with their self-tests, "
                      "no framework scan, done within 40 s (a Slurm HealthCheckProgram is killed at 60 s)")
         ->check(CLI::IsMember({"full", "health"}));
-    command->add_option("--color", options->color, "Colour the text report: auto, always or never")
-        ->check(CLI::IsMember({"auto", "always", "never"}));
+    add_color_option(*command, options->color);
 
     return [options, executable]() {
         auto started = std::chrono::steady_clock::now();
@@ -84,7 +89,7 @@ std::function<int()> register_doctor(CLI::App& app, const std::string& executabl
         else if (options->markdown)
             std::cout << render_markdown(report);
         else
-            std::cout << render_text(report, use_color(options->color));
+            std::cout << render_text(report, use_color(options->color), terminal_columns());
         return report.exit_code();
     };
 }

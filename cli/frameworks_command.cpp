@@ -111,7 +111,7 @@ std::string render_frameworks(const FrameworkLayer& layer, const FrameworkTarget
                            (need.versions.front().empty() ? "" : ", " + need.versions.front()) + ")"));
         row(out, "loads", join(libraries, "\n"));
     }
-    out += "\nchecks\n" + render_layer_checks(report, Layer::framework, color);
+    out += "\nchecks\n" + render_layer_checks(report, Layer::framework, color, terminal_columns());
     return out;
 }
 
@@ -155,8 +155,7 @@ std::function<int()> register_frameworks(CLI::App& app) {
         ->add_option("--prove-timeout", options->prove_timeout_s,
                      "Deadline per import in seconds (default 120)")
         ->check(CLI::Range(1.0, 3600.0));
-    command->add_option("--color", options->color, "Colour the text: auto, always or never")
-        ->check(CLI::IsMember({"auto", "always", "never"}));
+    add_color_option(*command, options->color);
 
     return [options]() {
         auto started = std::chrono::steady_clock::now();

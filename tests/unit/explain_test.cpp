@@ -7,8 +7,11 @@
 #include <chrono>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
 
 #include "explain/signal.h"
+#include "explain/text_lines.h"
 #include "probes/probes.h"
 
 using namespace strata;
@@ -1344,4 +1347,28 @@ TEST_CASE("an operation a vGPU profile or an older GPU does not offer is named, 
     Explanation other = explain_text("cudaMallocAsync: out of memory", false);
     REQUIRE(other.cause);
     CHECK(other.cause->id != "cuda.memory_pools_unsupported");
+}
+
+TEST_CASE("a long line's excerpt is cut between words, says so, and keeps what matched whole") {
+    // Issue #38 item 11: "decided by" began mid-word ("efore calling ...").
+    std::string filler;
+    for (int i = 0; i < 40; ++i) filler += "before calling ";
+    std::string line =
+        filler + "CUDA error: no kernel image is available for execution on the device " + filler;
+    std::string excerpt = strata::printable_excerpt(line, "no kernel image is available");
+    CHECK(excerpt.rfind("... before calling ", 0) == 0);
+    CHECK(excerpt.size() >= 4);
+    CHECK(excerpt.substr(excerpt.size() - 4) == " ...");
+    CHECK(excerpt.find("no kernel image is available for execution") != std::string::npos);
+    CHECK(excerpt.size() <= 240 + 8);
+    // Word boundaries on both sides: every word of the excerpt is whole.
+    std::string inner = excerpt.substr(4, excerpt.size() - 8);
+    const std::set<std::string> words = {"before",    "calling", "CUDA", "error:",    "no",
+                                         "kernel",    "image",   "is",   "available", "for",
+                                         "execution", "on",      "the",  "device"};
+    std::istringstream split(inner);
+    for (std::string word; split >> word;) CHECK(words.count(word) == 1);
+    // A short line is left as it is.
+    CHECK(strata::printable_excerpt("CUDA error: out of memory", "out of memory") ==
+          "CUDA error: out of memory");
 }

@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <sstream>
 
 #include "model/report.h"
 #include "probes/probes.h"
@@ -74,4 +75,35 @@ TEST_CASE("JUnit stays well-formed XML whatever text a check carries") {
     CHECK(xml.find("torch 2.7.0\xEF\xBF\xBD, cuDNN \xEF\xBF\xBD\xEF\xBF\xBD 9 "
                    "&lt;b&gt;&amp;&quot;&apos;\xEF\xBF\xBD") != std::string::npos);
     CHECK(xml.find("\xF0\x9F\x9A\x80") != std::string::npos);  // a real character beyond the BMP stays
+}
+
+TEST_CASE("evidence is wrapped between words to a terminal's width, and left whole for a pipe") {
+    // Issue #38 item 11: long evidence lines ran past the terminal's edge.
+    strata::Report report;
+    strata::Check check;
+    check.id = "framework.libraries.cupy";
+    check.layer = strata::Layer::framework;
+    check.status = strata::Status::fail;
+    check.summary = "CuPy 13.3.0: libnvrtc.so.12 is missing";
+    std::string evidence = "fail:";
+    for (int i = 0; i < 30; ++i) evidence += " word" + std::to_string(i);
+    evidence += " /a/path/that/is/longer/than/the/whole/width/of/the/terminal/libnvrtc.so.12";
+    check.evidence = evidence;
+    report.add_check(check);
+    std::string whole = strata::render_layer_checks(report, strata::Layer::framework, false);
+    CHECK(whole.find(evidence) != std::string::npos);
+    std::string wrapped = strata::render_layer_checks(report, strata::Layer::framework, false, 60);
+    std::istringstream lines(wrapped);
+    std::string text_again;
+    size_t evidence_lines = 0;
+    for (std::string line; std::getline(lines, line);) {
+        if (line.find("word") == std::string::npos && line.find("/a/path") == std::string::npos) continue;
+        ++evidence_lines;
+        if (line.find("/a/path") == std::string::npos) CHECK(line.size() <= 60);
+        if (evidence_lines > 1) CHECK(line.rfind("                     ", 0) == 0);  // hanging indent
+        std::istringstream words(line);
+        for (std::string word; words >> word;) text_again += (text_again.empty() ? "" : " ") + word;
+    }
+    CHECK(evidence_lines > 3);
+    CHECK(text_again == "evidence: " + evidence);  // nothing lost, no word cut
 }

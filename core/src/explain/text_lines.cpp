@@ -1,5 +1,6 @@
 #include "explain/text_lines.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace strata {
@@ -26,12 +27,27 @@ std::string lower_ascii(std::string_view text) {
 
 std::string printable_excerpt(std::string_view line, std::string_view matched) {
     constexpr size_t kMax = 240;
+    std::string out, tail;
     if (line.size() > kMax) {
         size_t at = matched.empty() ? std::string_view::npos : line.find(matched);
         size_t from = at == std::string_view::npos || at < kMax / 3 ? 0 : at - kMax / 3;
-        line = line.substr(from, kMax);
+        size_t to = std::min(line.size(), from + kMax);
+        // Cut between words and say so: "... before calling", never "efore
+        // calling"; the matched words stay whole.
+        size_t keep_from = at == std::string_view::npos ? to : at;
+        size_t keep_to = at == std::string_view::npos ? from : at + matched.size();
+        if (from > 0) {
+            size_t space = line.find(' ', from);
+            if (space != std::string_view::npos && space < keep_from) from = space + 1;
+        }
+        if (to < line.size()) {
+            size_t space = line.rfind(' ', to);
+            if (space != std::string_view::npos && space > from && space >= keep_to) to = space;
+        }
+        if (from > 0) out = "... ";
+        if (to < line.size()) tail = " ...";
+        line = line.substr(from, to - from);
     }
-    std::string out;
     for (unsigned char c : line) {
         if (c < 0x20 || c == 0x7f) {
             char escaped[8];
@@ -41,7 +57,7 @@ std::string printable_excerpt(std::string_view line, std::string_view matched) {
             out += static_cast<char>(c);
         }
     }
-    return out;
+    return out + tail;
 }
 
 }  // namespace strata

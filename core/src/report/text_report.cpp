@@ -1,3 +1,6 @@
+#include <sys/ioctl.h>
+#include <unistd.h>
+
 #include <algorithm>
 
 #include "diagnosis/health_rules.h"
@@ -33,16 +36,49 @@ std::string fact_text(const Report& report, std::string_view key) {
     return fact->value.is_string() ? fact->value.get<std::string>() : to_json_text(fact->value);
 }
 
-void indent_block(std::string& out, std::string_view label, const std::string& text) {
+// Appends one line of `text` after `lead`, wrapped at `width` columns (0: as
+// it is) between words, each continuation indented like the block. A word
+// longer than the width (a path) stays whole.
+void append_wrapped(std::string& out, const std::string& lead, std::string_view line, size_t width,
+                    size_t indent) {
+    out += lead;
+    size_t column = lead.size();
+    if (width == 0 || column + line.size() <= width) {
+        out.append(line);
+        out += '\n';
+        return;
+    }
+    bool first_word = true;
+    size_t pos = 0;
+    while (pos < line.size()) {
+        size_t end = line.find(' ', pos);
+        if (end == std::string_view::npos) end = line.size();
+        std::string_view word = line.substr(pos, end - pos);
+        if (!first_word && column + 1 + word.size() > width) {
+            out += '\n' + std::string(indent, ' ');
+            column = indent;
+        } else if (!first_word) {
+            out += ' ';
+            ++column;
+        }
+        out.append(word);
+        column += word.size();
+        first_word = false;
+        pos = end + 1;
+    }
+    out += '\n';
+}
+
+void indent_block(std::string& out, std::string_view label, const std::string& text, size_t width) {
     if (text.empty()) return;
     size_t pos = 0;
     bool first = true;
+    size_t indent = 11 + label.size();
     while (pos <= text.size()) {
         size_t end = text.find('\n', pos);
         if (end == std::string::npos) end = text.size();
-        out += first ? "         " + std::string(label) + ": " : std::string(11 + label.size(), ' ');
-        out.append(text, pos, end - pos);
-        out += '\n';
+        std::string lead = first ? "         " + std::string(label) + ": " : std::string(indent, ' ');
+        append_wrapped(out, lead, std::string_view(text).substr(pos, end - pos), width, indent + 2);
         first = false;
         pos = end + 1;
     }
@@ -50,7 +86,7 @@ void indent_block(std::string& out, std::string_view label, const std::string& t
 
 }  // namespace
 
-std::string render_layer_checks(const Report& report, Layer layer, bool color) {
+std::string render_layer_checks(const Report& report, Layer layer, bool color, size_t width) {
     Style style{color};
     std::string out;
     for (const Check& check : report.checks()) {
@@ -62,21 +98,21 @@ std::string render_layer_checks(const Report& report, Layer layer, bool color) {
                         "2") +
             "\n";
         if (check.status != Status::pass && check.status != Status::skip) {
-            indent_block(out, "evidence", check.evidence);
-            indent_block(out, "fix", check.remedy);
+            indent_block(out, "evidence", check.evidence, width);
+            indent_block(out, "fix", check.remedy, width);
         }
     }
     return out;
 }
 
-std::string render_text(const Report& report, bool color) {
+std::string render_text(const Report& report, bool color, size_t width) {
     Style style{color};
     std::string out = "strata " + fact_text(report, "strata.version") + " doctor — " +
                       fact_text(report, "host.os.name") + ", kernel " +
                       fact_text(report, "host.kernel.release") + "\n";
     for (const LayerSummary& layer : report.layer_summaries()) {
         out += "\n" + style.paint(layer_name(layer.layer), "1") + "\n";
-        std::string checks = render_layer_checks(report, layer.layer, color);
+        std::string checks = render_layer_checks(report, layer.layer, color, width);
         out += checks;
         if (checks.empty()) out += "  " + style.badge(layer.status) + "  " + layer.summary + "\n";
     }
@@ -127,6 +163,13 @@ std::string render_plugin_table(const Report& report) {
             out += std::string(name_width + 22, ' ') + plugin.message + "\n";
     }
     return out;
+}
+
+size_t terminal_columns() {
+    if (!::isatty(STDOUT_FILENO)) return 0;
+    struct winsize size {};
+    if (::ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) != 0 || size.ws_col < 40) return 0;
+    return size.ws_col;
 }
 
 }  // namespace strata

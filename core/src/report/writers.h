@@ -25,9 +25,13 @@ Json environment_to_json(const Report& report);
 // from a file: untrusted), or null where it is absent or malformed.
 const Json& environment_value(const Json& environment, const std::string& key);
 
-std::string render_text(const Report& report, bool color);
+// `width`: wrap evidence and fixes between words at this many columns (the
+// terminal's, terminal_columns()); 0 leaves lines whole, for pipes and files.
+std::string render_text(const Report& report, bool color, size_t width = 0);
 // One layer's checks as render_text shows them ("" when it has none).
-std::string render_layer_checks(const Report& report, Layer layer, bool color);
+std::string render_layer_checks(const Report& report, Layer layer, bool color, size_t width = 0);
+// The width of the terminal standard output is, or 0 when it is none.
+size_t terminal_columns();
 std::string render_markdown(const Report& report);
 std::string render_junit(const Report& report, const RunInfo& run);
 // The load report for `strata plugins`.
