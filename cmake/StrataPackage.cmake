@@ -21,6 +21,18 @@ install(FILES
   ${CMAKE_SOURCE_DIR}/cmake/strata_plugin.map
   DESTINATION ${STRATA_INSTALL_CMAKE_DIR})
 
+# strata(1), written from the binary's own help at build time (scripts/man-page),
+# and each command's page: `man strata` on a node says what that build does.
+add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/strata.1.gz
+  COMMAND ${CMAKE_SOURCE_DIR}/scripts/man-page $<TARGET_FILE:strata> ${PROJECT_VERSION} > ${CMAKE_BINARY_DIR}/strata.1
+  COMMAND gzip -9nf ${CMAKE_BINARY_DIR}/strata.1
+  DEPENDS strata ${CMAKE_SOURCE_DIR}/scripts/man-page
+  COMMENT "strata(1) from strata --help")
+add_custom_target(strata_man_page ALL DEPENDS ${CMAKE_BINARY_DIR}/strata.1.gz)
+install(FILES ${CMAKE_BINARY_DIR}/strata.1.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/commands/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/commands
+  FILES_MATCHING PATTERN "*.md")
+
 # What operators deploy with: the Slurm batch script and health check, the
 # Kubernetes manifests, and the JSON schemas of every output.
 set(STRATA_INSTALL_DATA_DIR ${CMAKE_INSTALL_DATADIR}/strata)

@@ -54,4 +54,12 @@ for file in usr/lib/strata/strata-bench-runner usr/lib/strata/strata-driver-cold
   test -e "$root/$file" || fail "the package lacks /$file"
 done
 test -x "$root/usr/share/strata/slurm/strata-healthcheck" || fail "strata-healthcheck is not executable"
+# strata(1), written from the packaged binary's help, renders, and so do the command pages.
+page="$root/usr/share/man/man1/strata.1.gz"
+test -s "$page" || fail "the package lacks strata(1)"
+rendered=$(MANPAGER=cat MANWIDTH=120 man -l "$page" 2>&1) || fail "man -l strata.1.gz: $rendered"
+for text in "Usage: strata doctor" "Usage: strata rollout" "EXIT STATUS"; do
+  grep -q "$text" <<<"$rendered" || fail "strata(1) lacks '$text'"
+done
+test -s "$root/usr/share/doc/strata/commands/doctor.md" || fail "the package lacks the command pages"
 echo "package $(basename "$deb") ($(du -h "$deb" | cut -f1)): installs and runs"
