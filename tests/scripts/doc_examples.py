@@ -163,6 +163,9 @@ def main():
     failures, ran, skipped = 0, 0, []
     for path in documents(args):
         text = open(path).read()
+        if ROOT + "/" in text:
+            failures += 1
+            print(f"FAIL {os.path.relpath(path, ROOT)}: spells this checkout's path ({ROOT}); write it relative")
         found = blocks(text)
         if not found:
             continue
