@@ -1,6 +1,6 @@
 // A Report as node_exporter textfile metrics (see prometheus_text.h). The
 // metric and label names are an interface (dashboards and alerts use them):
-// the README's "Prometheus" section lists them; change them only with a major
+// docs/running-on-a-fleet.md lists them; change them only with a major
 // version.
 #include <chrono>
 
