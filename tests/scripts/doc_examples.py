@@ -95,7 +95,11 @@ def parse_directive(text, build):
     return options
 
 
-def normalise(text):
+def normalise(text, build=None):
+    # The build tree the test runs (build-sanitize for the ASan suite) is the
+    # pages' build/.
+    if build:
+        text = text.replace(build + "/", "build/").replace(os.path.relpath(build, ROOT) + "/", "build/")
     text = text.replace(ROOT + "/", "").replace(ROOT, ".")
     text = re.sub(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)", "<time>", text)
     text = re.sub(r'"duration_ms": \d+', '"duration_ms": <ms>', text)
@@ -148,7 +152,7 @@ def run_block(steps, options, build):
         if options["stderr"]:
             err = errs[k] if k < len(errs) else ""
             text = text.rstrip("\n") + ("\n" + err if err.strip() else "")
-        actual.append(normalise(text))
+        actual.append(normalise(text, build))
     return actual
 
 
