@@ -31,8 +31,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             size_t demangled = 0;
             for (const DynamicSymbol& symbol : *symbols) {
                 if (symbol.name.empty() || !inside(symbol.name, bytes)) __builtin_trap();
+                // A view into the name, or "std" for the St abbreviation
+                // (framework_abi.h), which names no characters of it.
                 std::string_view scope = strata::outermost_scope(symbol.name);
-                if (!scope.empty() && !inside(scope, symbol.name)) __builtin_trap();
+                if (!scope.empty() && scope != "std" && !inside(scope, symbol.name)) __builtin_trap();
                 (void)strata::is_framework_symbol(*torch, symbol.name);
                 if (demangled++ < 16) (void)strata::readable_symbol(symbol.name);
             }

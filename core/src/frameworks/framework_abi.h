@@ -32,7 +32,8 @@ const FrameworkAbi* framework_abi(const std::string& framework_id);
 // vtables, typeinfo, guard variables, thunks and local statics: "c10" for
 // _ZN3c104cuda9SetDeviceEi and _ZTVN2at6TensorE, "std" for _ZSt9terminatev,
 // the function's own name for a global function. "" when the name is not
-// mangled or starts with something this reader does not follow.
+// mangled or starts with something this reader does not follow. A view into
+// `mangled`, except "std" (the St abbreviation spells no namespace).
 std::string_view outermost_scope(std::string_view mangled);
 
 // Whether a symbol belongs to the framework's interface.
