@@ -104,7 +104,6 @@ def normalise(text, build=None):
     text = re.sub(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)", "<time>", text)
     text = re.sub(r'"duration_ms": \d+', '"duration_ms": <ms>', text)
     text = re.sub(r"revision: \S+", "revision: <revision>", text)
-    text = re.sub(r'"strata\.git_revision"', '"strata.git_revision"', text)
     return "\n".join(line.rstrip() for line in text.split("\n")).strip("\n")
 
 
