@@ -92,11 +92,14 @@ bool in_kernel_less_container(const BinaryListing& listing, const FatbinImage& i
                               image.container);
 }
 
-bool launches_kernels(const BinaryListing& listing) {
-    return std::any_of(listing.scan.images.begin(), listing.scan.images.end(), [&](const FatbinImage& image) {
-        return (image.kind == ImageKind::sass || image.kind == ImageKind::ptx) &&
-               !in_kernel_less_container(listing, image);
-    });
+bool link_stubs_only(const BinaryListing& listing) {
+    bool code = false;
+    for (const FatbinImage& image : listing.scan.images) {
+        if (image.kind != ImageKind::sass && image.kind != ImageKind::ptx) continue;
+        if (!in_kernel_less_container(listing, image)) return false;
+        code = true;
+    }
+    return code;
 }
 
 namespace {

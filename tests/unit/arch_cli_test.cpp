@@ -215,6 +215,13 @@ TEST_CASE("link stubs without a kernel are listed, never judged: the toolkit's o
     auto document = nlohmann::json::parse(json.out);
     CHECK(document["files"][0]["kernel_less"] == true);
     CHECK_FALSE(document["files"][0].contains("verdicts"));
+    // Device code without SASS or PTX (LTO-IR alone) is no link stub: it is
+    // judged, and has no image for the GPU.
+    auto lto = run_process({strata_binary(), "arch", "--sm", "9.0",
+                            std::string(STRATA_TEST_ARCH_FIXTURES) + "/../lto/lto_only.o"});
+    CHECK(lto.exit_code == 1);
+    CHECK(lto.out.find("link stubs") == std::string::npos);
+    CHECK(lto.out.find("CC 9.0: none") != std::string::npos);
     // The whole toolkit: every library with kernels runs on CC 10.0.
     auto all = run_process({strata_binary(), "arch", "--sm", "10.0", toolkit});
     INFO(all.out);

@@ -39,7 +39,7 @@ bool has_device_code(const ScannedFile& file) {
 // Device code of link stubs alone (no kernel in any image) is listed but
 // never judged: nothing in it is launched on any GPU.
 bool judged(const ScannedFile& file) {
-    return has_device_code(file) && arch::launches_kernels(file.listing);
+    return has_device_code(file) && !arch::link_stubs_only(file.listing);
 }
 
 constexpr const char* kKernelLessLine =

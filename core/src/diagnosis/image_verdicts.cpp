@@ -64,7 +64,7 @@ FileVerdicts judge_files(const std::vector<std::string>& files, const std::vecto
         auto listing = arch::read_binary(file->bytes());
         if (file->changed_while_read()) continue;  // zeros were read, not the file
         // Host-only (cuDNN's dispatcher, a plugin), or link stubs without a kernel.
-        if (!listing || listing->scan.images.empty() || !arch::launches_kernels(*listing)) continue;
+        if (!listing || listing->scan.images.empty() || arch::link_stubs_only(*listing)) continue;
         ++out.files_with_code;
         std::string name = std::filesystem::path(path).filename().string();
         bool failing = false;

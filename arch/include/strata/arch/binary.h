@@ -32,9 +32,11 @@ struct BinaryListing {
     std::vector<uint64_t> kernel_less_containers;
 };
 
-// Whether a SASS or PTX image of the listing lies outside its kernel-less
-// containers: false for a file whose device code is link stubs alone.
-bool launches_kernels(const BinaryListing& listing);
+// Whether the listing's SASS and PTX all lie in kernel-less containers (and
+// there is some): device code of link stubs alone, which nothing launches.
+// False for a file with no SASS or PTX at all (LTO-IR only): that is judged,
+// and has no image for any GPU.
+bool link_stubs_only(const BinaryListing& listing);
 
 // Whether the image lies in one of the listing's kernel-less containers.
 bool in_kernel_less_container(const BinaryListing& listing, const FatbinImage& image);
