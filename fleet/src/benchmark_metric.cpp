@@ -29,11 +29,18 @@ bool bigger_is_better(const std::string& metric) {
            has("throughput") || has("ops") || m.ends_with("/sec");
 }
 
-std::string choose_metric(const std::vector<const bench::BenchmarkSeries*>& all,
-                          const std::string& requested) {
-    if (requested != "auto") return requested;
-    for (const bench::BenchmarkSeries* series : all)
-        if (series->error.empty() && !series->rates_per_wall_second) return "real_time";
+MetricChoice choose_metric(const std::vector<const bench::BenchmarkSeries*>& all,
+                           const std::string& requested) {
+    if (requested != "auto") return {requested, false};
+    bool per_cpu_second = false;
+    for (const bench::BenchmarkSeries* series : all) {
+        if (!series->error.empty() || series->rates_per_wall_second) continue;
+        per_cpu_second = true;
+        // Set aside only where there was a rate to take: the note says so.
+        for (const auto& [counter, values] : series->counters)
+            if (bigger_is_better(counter)) return {"real_time", true};
+    }
+    if (per_cpu_second) return {"real_time", false};
     auto everywhere = [&](const std::string& counter) {
         for (const bench::BenchmarkSeries* series : all) {
             if (!series->error.empty()) continue;
@@ -43,24 +50,24 @@ std::string choose_metric(const std::vector<const bench::BenchmarkSeries*>& all,
         return true;
     };
     for (const char* counter : kPreferredRates)
-        if (everywhere(counter)) return counter;
+        if (everywhere(counter)) return {counter, false};
     if (!all.empty())
         for (const auto& [counter, values] : all.front()->counters)
-            if (bigger_is_better(counter) && everywhere(counter)) return counter;
-    return "real_time";
+            if (bigger_is_better(counter) && everywhere(counter)) return {counter, false};
+    return {"real_time", false};
 }
 
 void require_known_metric(const std::string& metric, const std::vector<const bench::ResultsFile*>& files) {
     if (metric == "auto" || metric == "real_time" || metric == "cpu_time") return;
     std::set<std::string> carried;
     bool any_benchmark = false;
-    for (const bench::ResultsFile* file : files) any_benchmark |= !file->series.empty();
-    if (!any_benchmark) return;  // records of checks alone: nothing to misname
     for (const bench::ResultsFile* file : files)
         for (const bench::BenchmarkSeries& series : file->series) {
+            any_benchmark = true;
             if (series.counters.count(metric)) return;
             for (const auto& [counter, values] : series.counters) carried.insert(counter);
         }
+    if (!any_benchmark) return;  // records of checks alone: nothing to misname
     std::string known = "auto, real_time, cpu_time";
     size_t listed = 0;
     for (const std::string& counter : carried) {
@@ -72,15 +79,6 @@ void require_known_metric(const std::string& metric, const std::vector<const ben
     }
     throw UsageError("--metric '" + metric + "': no benchmark in these records carries it (one of: " + known +
                      ")");
-}
-
-bool rates_per_cpu_second(const std::vector<const bench::BenchmarkSeries*>& all) {
-    for (const bench::BenchmarkSeries* series : all) {
-        if (!series->error.empty() || series->rates_per_wall_second) continue;
-        for (const auto& [counter, values] : series->counters)
-            if (bigger_is_better(counter)) return true;
-    }
-    return false;
 }
 
 const char* const kCpuRatesNote =

@@ -23,20 +23,21 @@ bool bigger_is_better(const std::string& metric);
 // (BenchmarkSeries::rates_per_wall_second): a plain Google Benchmark file's
 // bytes_per_second is per CPU second unless the benchmark used real or manual
 // time, and would contradict `compare`, which reads the real time.
-std::string choose_metric(const std::vector<const bench::BenchmarkSeries*>& all,
-                          const std::string& requested);
+struct MetricChoice {
+    std::string metric;
+    // "auto" passed over a rate counter because it is per CPU second: a
+    // report says so (kCpuRatesNote), so the metric judged is no surprise.
+    bool cpu_rates_set_aside = false;
+};
+MetricChoice choose_metric(const std::vector<const bench::BenchmarkSeries*>& all,
+                           const std::string& requested);
 
 // Throws UsageError when `metric` (a --metric value) is none of auto,
 // real_time, cpu_time and no benchmark of these files carries it as a
 // counter: a misspelt name would otherwise judge nothing and pass.
 void require_known_metric(const std::string& metric, const std::vector<const bench::ResultsFile*>& files);
 
-// Whether "auto" set a rate counter aside for some of these series because
-// it is per CPU second (the note a report gives, so the metric judged is
-// never a surprise).
-bool rates_per_cpu_second(const std::vector<const bench::BenchmarkSeries*>& all);
-
-// The note a report gives when rates_per_cpu_second() held for some benchmark.
+// The note a report gives when choose_metric() set CPU-second rates aside.
 extern const char* const kCpuRatesNote;
 
 // The series' positive, finite values of the metric (each repetition; the

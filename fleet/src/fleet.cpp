@@ -175,8 +175,9 @@ void judge_performance(const std::vector<Node>& nodes, const std::vector<size_t>
             // A JIT proof's fat binary is judged on loading (a failure
             // above), never on its time (bench/src/benchmark_results.h).
             if (bench::is_load_proof(name)) continue;
-            std::string metric = choose_metric(all, options.metric);
-            cpu_rates_set_aside |= options.metric == "auto" && rates_per_cpu_second(all);
+            MetricChoice choice = choose_metric(all, options.metric);
+            const std::string& metric = choice.metric;
+            cpu_rates_set_aside |= choice.cpu_rates_set_aside;
             bool bigger = metric != "real_time" && metric != "cpu_time" && bigger_is_better(metric);
             std::vector<std::pair<std::string, double>> medians;  // node -> log of its median
             for (const auto& [node, list] : series[name]) {

@@ -429,8 +429,9 @@ PerformancePart performance(const std::vector<NodeRecord>& base, const std::vect
         std::vector<const bench::BenchmarkSeries*> all;
         for (const auto* list : {&left, &right})
             for (const NodeRecord* record : *list) all.push_back(record->results.find(name));
-        std::string metric = choose_metric(all, options.metric);
-        out.cpu_rates_set_aside |= options.metric == "auto" && rates_per_cpu_second(all);
+        MetricChoice choice = choose_metric(all, options.metric);
+        const std::string& metric = choice.metric;
+        out.cpu_rates_set_aside |= choice.cpu_rates_set_aside;
         SideSamples sides[2];
         for (int s = 0; s < 2; ++s)
             for (const NodeRecord* record : s == 0 ? left : right) {
