@@ -94,6 +94,23 @@ def cupy_13(site):
         expect("pip install -U 'cupy-cuda12x[ctk]'" in libraries["remedy"], f"the fix names [ctk]: {libraries['remedy']}")
         cutensor = [line for line in libraries["evidence"].splitlines() if "libcutensor.so.2 (linked by" in line]
         expect(not cutensor or cutensor[0].strip().startswith("warn:"), f"cuTENSOR is optional: {cutensor}")
+        # The same files under a name whose releases have no [ctk] extra
+        # (cupy-cuda11x): the fix is the toolkit, never an extra pip lacks.
+        renamed = tempfile.mkdtemp(prefix="strata-cupy11x-")
+        try:
+            for entry in os.listdir(site):
+                if not entry.endswith(".dist-info"):
+                    os.symlink(os.path.join(site, entry), os.path.join(renamed, entry))
+            info = os.path.join(renamed, "cupy_cuda11x-13.3.0.dist-info")
+            shutil.copytree(os.path.join(site, "cupy_cuda12x-13.3.0.dist-info"), info)
+            metadata = open(os.path.join(info, "METADATA")).read().replace("Name: cupy-cuda12x", "Name: cupy-cuda11x")
+            open(os.path.join(info, "METADATA"), "w").write(metadata)
+            code, other = frameworks(renamed, "12.0", "580.65.06")
+            remedy = check(other, "framework.libraries.cupy")["remedy"]
+            expect(code == 1 and "[ctk]" not in remedy and "system-wide" in remedy,
+                   f"cupy-cuda11x: the fix names no extra it lacks: {remedy}")
+        finally:
+            shutil.rmtree(renamed)
     else:
         print("note: this host has libnvrtc.so.12; the missing-toolkit case is not exercised")
 

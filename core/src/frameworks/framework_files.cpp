@@ -448,10 +448,19 @@ void resolve_libraries(const ProbeContext& context, FrameworkInstall& install,
             }
         }
     drain();
+    // The [ctk] extra exists in cupy-cuda12x and cupy-cuda13x releases (an
+    // older one is upgraded to get it), not in cupy-cuda11x or a source
+    // build: for those the fix is the toolkit itself, never an extra that
+    // pip would say does not exist.
+    static const std::regex has_toolkit_extra(R"(cupy-cuda1[2-9]x)");
+    bool extra_exists =
+        std::regex_match(install.distribution, has_toolkit_extra) ||
+        std::any_of(install.dependencies.begin(), install.dependencies.end(),
+                    [](const WheelDependency& dependency) { return dependency.extra == "ctk"; });
     for (auto& [soname, need] : needs) {
         std::string guide_extra = documented_as_required(install, soname);
         need.required_by_guide = !guide_extra.empty();
-        if (need.extra.empty()) need.extra = guide_extra;
+        if (need.extra.empty() && extra_exists) need.extra = guide_extra;
         install.libraries.push_back(std::move(need));
     }
 }
