@@ -16,7 +16,7 @@ for text in "$out"/report-*.txt; do
   "$strata" explain --json --no-probe < "$text" > "${text%.txt}.json"
 done
 printf 'NVRM: Xid (PCI:0000:3b:00): 79, pid=1, GPU has fallen off the bus.\n' | "$strata" explain --json --no-probe > "$out/xid.json"
-"$strata" explain --json CUDA_ERROR_NO_DEVICE > "$out/probed.json"
+"$strata" explain --json "CUDA driver version is insufficient for CUDA runtime version" > "$out/probed.json"
 # NCCL out of shared memory, explained inside a container whose /dev/shm is
 # a real 64 MB tmpfs (Docker's default), mounted in a private mount namespace.
 nccl_log='misc/shmutils.cc:60 NCCL WARN Call to posix_fallocate failed : No space left on device
@@ -36,12 +36,23 @@ PY
 else
   echo "SKIP: unshare --mount is not allowed here; the 64 MB /dev/shm probe was not run" >&2
 fi
+# The answer depends on what the text and the flags say, never on whether
+# strata itself runs in a container (the README's examples, both ways).
+for text in "libcuda.so.1: cannot open shared object file: No such file or directory" \
+            "RuntimeError: CUDA error: no kernel image is available for execution on the device"; do
+  here=$("$strata" explain --json "$text" | /usr/bin/python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["failure_class"], d["confidence"])')
+  boxed=$(container=docker "$strata" explain --json "$text" 2>/dev/null | /usr/bin/python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["failure_class"], d["confidence"])')
+  [ "$here" = "$boxed" ] || { echo "'$text' reads '$here' on a host but '$boxed' in a container" >&2; exit 1; }
+done
+# --record: the causes are checked on the machine the record describes.
+"$strata" doctor --json > "$out/machine.record" 2>/dev/null || true
+"$strata" explain --json --record "$out/machine.record" "libcuda.so.1: cannot open shared object file" > "$out/recorded.json"
 set +e
 "$strata" explain --json --no-probe "all is well" > "$out/unrecognised.json"
 status=$?
 set -e
 [ "$status" -eq 1 ] || { echo "unrecognised text exited $status, not 1" >&2; exit 1; }
-/usr/bin/python3 - "$schema" "$out" <<'PY'
+/usr/bin/python3 - "$schema" "$out" "$reports" <<'PY'
 import glob, json, sys
 import jsonschema
 schema = json.load(open(sys.argv[1]))
@@ -54,5 +65,18 @@ for path in documents:
 assert json.load(open(sys.argv[2] + "/xid.json"))["xids"][0]["points_at"] == "hardware"
 assert json.load(open(sys.argv[2] + "/unrecognised.json"))["recognised"] is False
 assert json.load(open(sys.argv[2] + "/probed.json"))["causes_checked"] is True
+recorded = json.load(open(sys.argv[2] + "/recorded.json"))
+assert recorded["context"]["causes_checked_on"].endswith("machine.record"), recorded["context"]
+# Every similar report is a real, shipped public report.
+import os
+shipped = set()
+for path in glob.glob(os.path.join(os.path.dirname(os.path.abspath(sys.argv[3])), "*.jsonl")):
+    shipped |= {json.loads(l)["source"] for l in open(path) if l.strip()}
+for path in documents:
+    doc = json.load(open(path))
+    for similar in doc["similar_reports"]:
+        assert similar["source"] in shipped, similar
+    if not doc["answered"] and doc["recognised"]:
+        assert len(doc["candidates"]) >= 2 and doc["failure_class"] is None, path
 print(f"{len(documents)} explain documents valid")
 PY

@@ -1,0 +1,172 @@
+#include "explain/similar_reports.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "explain/text_lines.h"
+#include "model/untrusted_input.h"
+
+namespace strata {
+
+namespace {
+
+constexpr size_t kMaxQueryBytes = 64u << 10;
+// BM25's usual constants (Robertson and Zaragoza, "The Probabilistic
+// Relevance Framework: BM25 and Beyond", 2009).
+constexpr double kTermSaturation = 1.2;  // k1
+constexpr double kLengthNorm = 0.75;     // b
+// Below this a match is one or two common words ("cuda", "error"): noise.
+constexpr double kMinScore = 6.0;
+
+bool is_stopword(std::string_view word) {
+    static const std::unordered_set<std::string_view> words = {
+        "the",  "a",           "an",    "of",     "to",    "is",    "in",    "on",   "for",
+        "and",  "or",          "not",   "be",     "was",   "were",  "with",  "this", "that",
+        "it",   "at",          "by",    "as",     "from",  "are",   "has",   "have", "had",
+        "no",   "can",         "could", "please", "check", "your",  "you",   "if",   "see",
+        "more", "information", "use",   "using",  "than",  "which", "file",  "line", "traceback",
+        "most", "recent",      "call",  "last",   "py",    "self",  "return"};
+    return words.count(word) > 0;
+}
+
+bool all_digits_or_dots(std::string_view word) {
+    return std::all_of(word.begin(), word.end(),
+                       [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; });
+}
+
+// Digits at the end of a word part go ("cudnn64_8" -> "cudnn64_#"), and
+// version parts after a dot too ("libcublaslt.so.11.2" -> "libcublaslt.so",
+// "cudnn64_8.dll" -> "cudnn64_#.dll"). "sm_120" stays: the architecture is
+// the point of the message.
+std::string fold(const std::string& word) {
+    if (word.starts_with("sm_") || word.starts_with("compute_")) return word;
+    std::string out;
+    size_t start = 0;
+    while (start <= word.size()) {
+        size_t dot = word.find('.', start);
+        std::string part = word.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+        start = dot == std::string::npos ? word.size() + 1 : dot + 1;
+        if (part.empty() || (!out.empty() && all_digits_or_dots(part))) continue;
+        size_t end = part.size();
+        while (end > 0 && std::isdigit(static_cast<unsigned char>(part[end - 1]))) --end;
+        bool has_letter = std::any_of(part.begin(), part.begin() + end,
+                                      [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
+        if (end < part.size() && has_letter) part = part.substr(0, end) + "#";
+        out += (out.empty() ? "" : ".") + part;
+    }
+    return out;
+}
+
+struct Index {
+    std::vector<std::unordered_map<std::string, int>> term_counts;
+    std::vector<size_t> lengths;
+    std::unordered_map<std::string, int> document_frequency;
+    double average_length = 1;
+};
+
+const Index& index() {
+    static const Index built = [] {
+        Index out;
+        size_t total = 0;
+        for (const ShippedReport& report : shipped_reports()) {
+            std::unordered_map<std::string, int> counts;
+            std::vector<std::string> tokens = retrieval_tokens(report.error_text);
+            for (std::string& token : tokens) ++counts[std::move(token)];
+            for (const auto& [token, n] : counts) ++out.document_frequency[token];
+            out.lengths.push_back(tokens.size());
+            total += tokens.size();
+            out.term_counts.push_back(std::move(counts));
+        }
+        if (!out.lengths.empty()) out.average_length = std::max(1.0, double(total) / out.lengths.size());
+        return out;
+    }();
+    return built;
+}
+
+std::string string_field(const Json& record, const char* name) {
+    auto it = record.find(name);
+    return it != record.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+}  // namespace
+
+const std::vector<ShippedReport>& shipped_reports() {
+    static const std::vector<ShippedReport> reports = [] {
+        std::vector<ShippedReport> out;
+        for (std::string_view line : text_lines(shipped_report_lines())) {
+            auto record = try_parse_json_input(line);
+            if (!record || !record->is_object()) continue;
+            ShippedReport report;
+            report.id = string_field(*record, "id");
+            report.source = string_field(*record, "source");
+            report.error_text = string_field(*record, "error_text");
+            report.failure_class = string_field(*record, "root_layer");
+            report.cause = string_field(*record, "root_cause");
+            report.fix = string_field(*record, "fix");
+            auto container = record->find("container");
+            report.container =
+                container != record->end() && container->is_boolean() && container->get<bool>();
+            if (report.error_text.empty() || report.failure_class.empty() || report.source.empty()) continue;
+            out.push_back(std::move(report));
+        }
+        return out;
+    }();
+    return reports;
+}
+
+std::vector<std::string> retrieval_tokens(std::string_view text) {
+    text = text.substr(0, std::min(text.size(), kMaxQueryBytes));
+    std::vector<std::string> out;
+    size_t i = 0;
+    while (i < text.size()) {
+        auto word_char = [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
+        };
+        while (i < text.size() && !word_char(text[i])) ++i;
+        size_t start = i;
+        while (i < text.size() && word_char(text[i])) ++i;
+        std::string_view raw = text.substr(start, i - start);
+        while (!raw.empty() && raw.front() == '.') raw.remove_prefix(1);
+        while (!raw.empty() && raw.back() == '.') raw.remove_suffix(1);
+        if (raw.size() < 2 || raw.size() > 64 || all_digits_or_dots(raw)) continue;
+        std::string word = lower_ascii(raw);
+        if (word.starts_with("0x") || is_stopword(word)) continue;
+        out.push_back(fold(std::move(word)));
+    }
+    return out;
+}
+
+std::vector<SimilarReport> similar_reports(std::string_view text, size_t count,
+                                           std::string_view excluded_source) {
+    const Index& idx = index();
+    const auto& reports = shipped_reports();
+    std::vector<std::string> query = retrieval_tokens(text);
+    std::sort(query.begin(), query.end());
+    query.erase(std::unique(query.begin(), query.end()), query.end());
+    const double documents = double(reports.size());
+    std::vector<SimilarReport> scored;
+    for (size_t d = 0; d < reports.size(); ++d) {
+        if (!excluded_source.empty() && reports[d].source == excluded_source) continue;
+        double score = 0;
+        const double length_factor =
+            1 - kLengthNorm + kLengthNorm * double(idx.lengths[d]) / idx.average_length;
+        for (const std::string& term : query) {
+            auto tf = idx.term_counts[d].find(term);
+            if (tf == idx.term_counts[d].end()) continue;
+            double df = idx.document_frequency.at(term);
+            double idf = std::log(1 + (documents - df + 0.5) / (df + 0.5));
+            score +=
+                idf * tf->second * (kTermSaturation + 1) / (tf->second + kTermSaturation * length_factor);
+        }
+        if (score >= kMinScore) scored.push_back({&reports[d], score});
+    }
+    std::stable_sort(scored.begin(), scored.end(),
+                     [](const SimilarReport& a, const SimilarReport& b) { return a.score > b.score; });
+    if (scored.size() > count) scored.resize(count);
+    return scored;
+}
+
+}  // namespace strata
