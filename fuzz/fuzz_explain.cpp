@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "explain/assessment.h"
 #include "explain/explain.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -19,6 +20,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         for (const auto& f : found.findings)
             if (f.line_text.find('\x1b') != std::string::npos)
                 __builtin_trap();  // escapes never reach a terminal
+        // The assessment: an answer is always its first candidate, every
+        // candidate a class strata knows, at most three similar reports.
+        strata::AssessmentContext context;
+        if (in_container) context.in_container = true;
+        strata::Assessment assessment = strata::assess(found, text, context);
+        if (assessment.answered() && (!found.cause || assessment.candidates.empty())) __builtin_trap();
+        for (const auto& candidate : assessment.candidates)
+            if (!strata::find_failure_class(candidate.failure_class)) __builtin_trap();
+        if (assessment.similar.size() > context.similar_count) __builtin_trap();
     }
     return 0;
 }

@@ -91,6 +91,20 @@ std::string string_field(const Json& record, const char* name) {
     return it != record.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
+// One spelling per thread: "https://github.com/o/r/issues/7" and "o/r#7"
+// are the same report (the older sets cite the short form).
+std::string canonical_source(std::string_view source) {
+    constexpr std::string_view github = "https://github.com/";
+    if (!source.starts_with(github)) return std::string(source);
+    source.remove_prefix(github.size());
+    for (std::string_view kind : {"/issues/", "/pull/", "/discussions/"}) {
+        size_t at = source.find(kind);
+        if (at != std::string_view::npos)
+            return std::string(source.substr(0, at)) + "#" + std::string(source.substr(at + kind.size()));
+    }
+    return std::string(source);
+}
+
 }  // namespace
 
 const std::vector<ShippedReport>& shipped_reports() {
@@ -147,9 +161,10 @@ std::vector<SimilarReport> similar_reports(std::string_view text, size_t count,
     std::sort(query.begin(), query.end());
     query.erase(std::unique(query.begin(), query.end()), query.end());
     const double documents = double(reports.size());
+    const std::string excluded = canonical_source(excluded_source);
     std::vector<SimilarReport> scored;
     for (size_t d = 0; d < reports.size(); ++d) {
-        if (!excluded_source.empty() && reports[d].source == excluded_source) continue;
+        if (!excluded.empty() && canonical_source(reports[d].source) == excluded) continue;
         double score = 0;
         const double length_factor =
             1 - kLengthNorm + kLengthNorm * double(idx.lengths[d]) / idx.average_length;
@@ -165,8 +180,17 @@ std::vector<SimilarReport> similar_reports(std::string_view text, size_t count,
     }
     std::stable_sort(scored.begin(), scored.end(),
                      [](const SimilarReport& a, const SimilarReport& b) { return a.score > b.score; });
-    if (scored.size() > count) scored.resize(count);
-    return scored;
+    // The same thread in two sets is one report.
+    std::vector<SimilarReport> out;
+    std::vector<std::string> seen;
+    for (const SimilarReport& s : scored) {
+        if (out.size() == count) break;
+        std::string source = canonical_source(s.report->source);
+        if (std::find(seen.begin(), seen.end(), source) != seen.end()) continue;
+        seen.push_back(std::move(source));
+        out.push_back(s);
+    }
+    return out;
 }
 
 }  // namespace strata
