@@ -14,8 +14,6 @@ constexpr std::string_view kVisibleDevices =
 constexpr std::string_view kDeviceNodes = "ls -l /dev/nvidia* inside the container";
 constexpr std::string_view kXidInLog =
     "dmesg | grep -i xid (an Xid at the time of the error points at the GPU)";
-constexpr std::string_view kSanitizer =
-    "compute-sanitizer ./program, or rerun with CUDA_LAUNCH_BLOCKING=1 to see the kernel that faulted";
 constexpr std::string_view kWhichCopy =
     "ldd on the failing library, LD_DEBUG=libs, or echo $LD_LIBRARY_PATH (which copy is loaded)";
 
