@@ -470,8 +470,7 @@ std::function<int()> register_explain(CLI::App& app, const std::string& executab
         }
         if (text.find_first_not_of(" \t\r\n") == std::string::npos)
             throw UsageError("no error text given (pass it as an argument or on standard input)");
-        if (options->cuda.empty() != options->driver.empty() && !options->cuda.empty() &&
-            options->record.empty())
+        if (!options->cuda.empty() && options->driver.empty() && options->record.empty())
             throw UsageError("--cuda needs --driver (or a --record that holds the driver)");
         std::vector<uint32_t> sms = compute_capabilities_named(text);
         for (const std::string& word : options->compute_capabilities) {

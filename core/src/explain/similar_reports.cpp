@@ -60,7 +60,22 @@ std::string fold(const std::string& word) {
     return out;
 }
 
+// One spelling per thread: "https://github.com/o/r/issues/7" and "o/r#7"
+// are the same report (the older sets cite the short form).
+std::string canonical_source(std::string_view source) {
+    constexpr std::string_view github = "https://github.com/";
+    if (!source.starts_with(github)) return std::string(source);
+    source.remove_prefix(github.size());
+    for (std::string_view kind : {"/issues/", "/pull/", "/discussions/"}) {
+        size_t at = source.find(kind);
+        if (at != std::string_view::npos)
+            return std::string(source.substr(0, at)) + "#" + std::string(source.substr(at + kind.size()));
+    }
+    return std::string(source);
+}
+
 struct Index {
+    std::vector<std::string> sources;  // canonical_source() of each report, computed once
     std::vector<std::unordered_map<std::string, int>> term_counts;
     std::vector<size_t> lengths;
     std::unordered_map<std::string, int> document_frequency;
@@ -79,6 +94,7 @@ const Index& index() {
             out.lengths.push_back(tokens.size());
             total += tokens.size();
             out.term_counts.push_back(std::move(counts));
+            out.sources.push_back(canonical_source(report.source));
         }
         if (!out.lengths.empty()) out.average_length = std::max(1.0, double(total) / out.lengths.size());
         return out;
@@ -89,20 +105,6 @@ const Index& index() {
 std::string string_field(const Json& record, const char* name) {
     auto it = record.find(name);
     return it != record.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-// One spelling per thread: "https://github.com/o/r/issues/7" and "o/r#7"
-// are the same report (the older sets cite the short form).
-std::string canonical_source(std::string_view source) {
-    constexpr std::string_view github = "https://github.com/";
-    if (!source.starts_with(github)) return std::string(source);
-    source.remove_prefix(github.size());
-    for (std::string_view kind : {"/issues/", "/pull/", "/discussions/"}) {
-        size_t at = source.find(kind);
-        if (at != std::string_view::npos)
-            return std::string(source.substr(0, at)) + "#" + std::string(source.substr(at + kind.size()));
-    }
-    return std::string(source);
 }
 
 }  // namespace
@@ -164,7 +166,7 @@ std::vector<SimilarReport> similar_reports(std::string_view text, size_t count,
     const std::string excluded = canonical_source(excluded_source);
     std::vector<SimilarReport> scored;
     for (size_t d = 0; d < reports.size(); ++d) {
-        if (!excluded.empty() && canonical_source(reports[d].source) == excluded) continue;
+        if (!excluded.empty() && idx.sources[d] == excluded) continue;
         double score = 0;
         const double length_factor =
             1 - kLengthNorm + kLengthNorm * double(idx.lengths[d]) / idx.average_length;
@@ -185,9 +187,9 @@ std::vector<SimilarReport> similar_reports(std::string_view text, size_t count,
     std::vector<std::string> seen;
     for (const SimilarReport& s : scored) {
         if (out.size() == count) break;
-        std::string source = canonical_source(s.report->source);
+        const std::string& source = idx.sources[size_t(s.report - reports.data())];
         if (std::find(seen.begin(), seen.end(), source) != seen.end()) continue;
-        seen.push_back(std::move(source));
+        seen.push_back(source);
         out.push_back(s);
     }
     return out;
