@@ -2,19 +2,37 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 
 namespace strata {
 
 std::vector<std::string_view> text_lines(std::string_view text) {
     std::vector<std::string_view> out;
-    size_t start = 0;
-    for (size_t i = 0; i < text.size(); ++i) {
-        if (text[i] != '\n' && text[i] != '\r') continue;
-        out.push_back(text.substr(start, i - start));
-        if (text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
-        start = i + 1;
+    const char* const begin = text.data();
+    const char* const end = begin + text.size();
+    const char* start = begin;
+    // memchr finds each '\n' at vector speed; a lone '\r' (rare) is looked
+    // for only between two of them.
+    while (start < end) {
+        const char* newline = static_cast<const char*>(std::memchr(start, '\n', size_t(end - start)));
+        const char* stop = newline ? newline : end;
+        for (const char* cr = static_cast<const char*>(std::memchr(start, '\r', size_t(stop - start)));
+             cr != nullptr; cr = static_cast<const char*>(std::memchr(start, '\r', size_t(stop - start)))) {
+            out.emplace_back(start, size_t(cr - start));
+            start = cr + 1;
+            if (start == newline) {  // "\r\n" is one break
+                start = newline + 1;
+                break;
+            }
+        }
+        if (start > stop) continue;  // the "\r\n" above
+        if (!newline) {
+            if (stop > start) out.emplace_back(start, size_t(stop - start));
+            break;
+        }
+        out.emplace_back(start, size_t(newline - start));
+        start = newline + 1;
     }
-    if (start < text.size()) out.push_back(text.substr(start));
     return out;
 }
 
