@@ -41,21 +41,28 @@ bool all_digits_or_dots(std::string_view word) {
 // version parts after a dot too ("libcublaslt.so.11.2" -> "libcublaslt.so",
 // "cudnn64_8.dll" -> "cudnn64_#.dll"). "sm_120" stays: the architecture is
 // the point of the message.
-std::string fold(const std::string& word) {
-    if (word.starts_with("sm_") || word.starts_with("compute_")) return word;
+std::string fold(std::string_view word) {
+    if (word.starts_with("sm_") || word.starts_with("compute_")) return std::string(word);
     std::string out;
+    out.reserve(word.size() + 1);
     size_t start = 0;
     while (start <= word.size()) {
         size_t dot = word.find('.', start);
-        std::string part = word.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-        start = dot == std::string::npos ? word.size() + 1 : dot + 1;
+        std::string_view part =
+            word.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
+        start = dot == std::string_view::npos ? word.size() + 1 : dot + 1;
         if (part.empty() || (!out.empty() && all_digits_or_dots(part))) continue;
         size_t end = part.size();
         while (end > 0 && std::isdigit(static_cast<unsigned char>(part[end - 1]))) --end;
         bool has_letter = std::any_of(part.begin(), part.begin() + end,
                                       [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
-        if (end < part.size() && has_letter) part = part.substr(0, end) + "#";
-        out += (out.empty() ? "" : ".") + part;
+        if (!out.empty()) out += '.';
+        if (end < part.size() && has_letter) {
+            out += part.substr(0, end);
+            out += '#';
+        } else {
+            out += part;
+        }
     }
     return out;
 }
@@ -74,11 +81,16 @@ std::string canonical_source(std::string_view source) {
     return std::string(source);
 }
 
+// An inverted index: each term's postings (the reports holding it, with how
+// often), so a query costs its terms' postings, not terms × reports.
+struct Posting {
+    uint32_t report;
+    uint32_t count;
+};
 struct Index {
     std::vector<std::string> sources;  // canonical_source() of each report, computed once
-    std::vector<std::unordered_map<std::string, int>> term_counts;
+    std::unordered_map<std::string, std::vector<Posting>> postings;
     std::vector<size_t> lengths;
-    std::unordered_map<std::string, int> document_frequency;
     double average_length = 1;
 };
 
@@ -86,15 +98,15 @@ const Index& index() {
     static const Index built = [] {
         Index out;
         size_t total = 0;
-        for (const ShippedReport& report : shipped_reports()) {
-            std::unordered_map<std::string, int> counts;
-            std::vector<std::string> tokens = retrieval_tokens(report.error_text);
+        const auto& reports = shipped_reports();
+        for (size_t d = 0; d < reports.size(); ++d) {
+            std::unordered_map<std::string, uint32_t> counts;
+            std::vector<std::string> tokens = retrieval_tokens(reports[d].error_text);
             for (std::string& token : tokens) ++counts[std::move(token)];
-            for (const auto& [token, n] : counts) ++out.document_frequency[token];
+            for (auto& [token, n] : counts) out.postings[token].push_back({static_cast<uint32_t>(d), n});
             out.lengths.push_back(tokens.size());
             total += tokens.size();
-            out.term_counts.push_back(std::move(counts));
-            out.sources.push_back(canonical_source(report.source));
+            out.sources.push_back(canonical_source(reports[d].source));
         }
         if (!out.lengths.empty()) out.average_length = std::max(1.0, double(total) / out.lengths.size());
         return out;
@@ -150,7 +162,7 @@ std::vector<std::string> retrieval_tokens(std::string_view text) {
         if (raw.size() < 2 || raw.size() > 64 || all_digits_or_dots(raw)) continue;
         std::string word = lower_ascii(raw);
         if (word.starts_with("0x") || is_stopword(word)) continue;
-        out.push_back(fold(std::move(word)));
+        out.push_back(fold(word));
     }
     return out;
 }
@@ -159,27 +171,40 @@ std::vector<SimilarReport> similar_reports(std::string_view text, size_t count,
                                            std::string_view excluded_source) {
     const Index& idx = index();
     const auto& reports = shipped_reports();
-    std::vector<std::string> query = retrieval_tokens(text);
-    std::sort(query.begin(), query.end());
+    // The query's terms that some report holds, each once, in the order of
+    // the terms (so every score sums its terms in one fixed order).
+    using Term = std::pair<const std::string, std::vector<Posting>>;
+    std::vector<const Term*> query;
+    for (const std::string& token : retrieval_tokens(text)) {
+        auto term = idx.postings.find(token);
+        if (term != idx.postings.end()) query.push_back(&*term);
+    }
+    std::sort(query.begin(), query.end(), [](const Term* a, const Term* b) { return a->first < b->first; });
     query.erase(std::unique(query.begin(), query.end()), query.end());
     const double documents = double(reports.size());
+    std::vector<double> scores(reports.size(), 0.0);
+    std::vector<uint32_t> touched;  // the reports sharing a term, each once
+    for (const Term* term : query) {
+        const std::vector<Posting>& postings = term->second;
+        double df = double(postings.size());
+        double idf = std::log(1 + (documents - df + 0.5) / (df + 0.5));
+        for (const Posting& posting : postings) {
+            const double length_factor =
+                1 - kLengthNorm + kLengthNorm * double(idx.lengths[posting.report]) / idx.average_length;
+            const double tf = posting.count;
+            if (scores[posting.report] == 0.0) touched.push_back(posting.report);
+            scores[posting.report] +=
+                idf * tf * (kTermSaturation + 1) / (tf + kTermSaturation * length_factor);
+        }
+    }
     const std::string excluded = canonical_source(excluded_source);
     std::vector<SimilarReport> scored;
-    for (size_t d = 0; d < reports.size(); ++d) {
-        if (!excluded.empty() && idx.sources[d] == excluded) continue;
-        double score = 0;
-        const double length_factor =
-            1 - kLengthNorm + kLengthNorm * double(idx.lengths[d]) / idx.average_length;
-        for (const std::string& term : query) {
-            auto tf = idx.term_counts[d].find(term);
-            if (tf == idx.term_counts[d].end()) continue;
-            double df = idx.document_frequency.at(term);
-            double idf = std::log(1 + (documents - df + 0.5) / (df + 0.5));
-            score +=
-                idf * tf->second * (kTermSaturation + 1) / (tf->second + kTermSaturation * length_factor);
-        }
-        if (score >= kMinScore) scored.push_back({&reports[d], score});
+    std::sort(touched.begin(), touched.end());  // ties keep the shipped order
+    for (uint32_t d : touched) {
+        if (scores[d] < kMinScore || (!excluded.empty() && idx.sources[d] == excluded)) continue;
+        scored.push_back({&reports[d], scores[d]});
     }
+    // Best first; among equals, the shipped order (`scored` is in it).
     std::stable_sort(scored.begin(), scored.end(),
                      [](const SimilarReport& a, const SimilarReport& b) { return a.score > b.score; });
     // The same thread in two sets is one report.
