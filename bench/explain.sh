@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # What `strata explain` costs: every real report strata ships (the 45 shared
-# reports and every public-tracker set) classified in one `--evaluate` run, and
+# reports and every public-tracker set) classified in one `--evaluate` run;
 # one pasted log just under 8 MiB (read whole; a longer one keeps its first
 # 2 MiB and last 6 MiB) of mixed CUDA lines, next to what a person would
 # otherwise do to find the known error lines in that log: grep
-# for a list of the stack's error words (no classification, no meaning).
+# for a list of the stack's error words (no classification, no meaning); and
+# one 50 MiB line with no line break, every report's text end to end, so every
+# finder meets its words again and again (a crafted worst case: its cost must
+# grow with its length, never more).
 # Several runs each (hyperfine), medians, ratios, all in one run.
 # Usage: bench/explain.sh [BUILD_DIR]   (default: build)
 source "$(dirname "$0")/preamble.sh" "$@"
@@ -21,14 +24,30 @@ with open(sys.argv[1], "w") as f:
         chunk = noise * 40 + texts[i % len(texts)] + "\n"
         f.write(chunk); size += len(chunk); i += 1
 PY
+# 50 MiB, one line: the reports' texts, their own line breaks made spaces.
+/usr/bin/python3 - "$out/line.txt" "${reports[@]}" <<'PY'
+import json, sys
+texts = [json.loads(l)["error_text"].replace("\n", " ").replace("\r", " ") for path in sys.argv[2:] for l in open(path)]
+line = " ".join(texts)
+with open(sys.argv[1], "w") as f:
+    size = 0
+    while size < 50 * 2**20:
+        f.write(line + " "); size += len(line) + 1
+PY
 pattern='cuda|nccl|cudnn|cublas|nvml|xid|nvrm|ptxas|nvrtc|cannot open shared object|undefined symbol'
 hyperfine --warmup 1 --runs 10 --export-json "$out/reports.json" \
   "$strata explain --quiet --evaluate ${reports[*]}" >/dev/null
 hyperfine --warmup 1 --runs 5 --export-json "$out/log.json" \
   "$strata explain --no-probe --json < $out/log.txt" \
   "grep -c -i -E '$pattern' $out/log.txt" >/dev/null
+hyperfine --warmup 1 --runs 5 -i --export-json "$out/line.json" \
+  "$strata explain --no-probe --json < $out/line.txt" \
+  "grep -c -i -E '$pattern' $out/line.txt" >/dev/null
 echo "== every shipped report ($(cat "${reports[@]}" | wc -l) reports) in one --evaluate run"
 /usr/bin/python3 "$root/bench/hyperfine_summary.py" "$out/reports.json" 1000
 echo
 echo "== one pasted 8 MiB log ($(wc -l < "$out/log.txt") lines): strata explain vs grep for the error words"
 /usr/bin/python3 "$root/bench/hyperfine_summary.py" "$out/log.json"
+echo
+echo "== one 50 MiB line (its first 2 MiB and last 6 MiB read): strata explain vs grep for the error words"
+/usr/bin/python3 "$root/bench/hyperfine_summary.py" "$out/line.json"

@@ -31,7 +31,8 @@ trap 'rm -rf "$scratch"' EXIT
 python3 -m venv "$scratch/venv"
 site=$("$scratch/venv/bin/python" -c 'import site; print(site.getsitepackages()[0])')
 toolkit=$(readlink -f /usr/local/cuda)
-hidden_packages="catch2 libcli11-dev nlohmann-json3-dev libbenchmark-dev libbenchmark1debian libzstd-dev liblz4-dev"
+hidden_packages="catch2 libcli11-dev nlohmann-json3-dev libbenchmark-dev libbenchmark1debian libzstd-dev liblz4-dev
+                 libre2-dev libre2-9"
 
 unshare -m -n --propagation private bash -s -- "$root" "$scratch" "$site" "$toolkit" "$nccl_wheel" \
   "$hidden_packages" <<'INNER'

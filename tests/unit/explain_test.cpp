@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -1505,4 +1506,71 @@ TEST_CASE("the log, not the machine explain runs on, says whether it came from a
     REQUIRE(machine.checks().size() == 1);
     CHECK(machine.checks()[0].status == Status::fail);
     REQUIRE(machine.find_fact("container.detected"));
+}
+
+TEST_CASE("every pattern explain looks for compiles in RE2 (a refused one could never fire)") {
+    std::vector<std::string> errors = explain_pattern_errors();
+    INFO((errors.empty() ? std::string() : errors.front()));
+    CHECK(errors.empty());
+}
+
+namespace {
+
+// What explain_text found, as comparable text: every finding's id, line,
+// class, specificity and matched words, and the Xid events.
+std::string findings_text(const Explanation& found) {
+    std::string out = std::to_string(found.lines) + " lines\n";
+    for (const Finding& f : found.findings)
+        out += f.id + " @" + std::to_string(f.line) + " " + f.failure_class + " " +
+               std::to_string(f.specificity) + " [" + f.matched + "] " + f.line_text + "\n";
+    for (const XidEvent& xid : found.xids) out += "xid " + std::to_string(xid.number) + "\n";
+    return out;
+}
+
+void check_skipping_changes_nothing(std::string_view text, const std::string& what) {
+    for (bool in_container : {false, true}) {
+        INFO(what << (in_container ? " (in a container)" : ""));
+        CHECK(findings_text(explain_text(text, in_container, LineSelection::with_literals)) ==
+              findings_text(explain_text(text, in_container, LineSelection::every_line)));
+    }
+}
+
+}  // namespace
+
+TEST_CASE("skipping lines and finders without their words never changes what explain finds") {
+    // Every real report strata ships, one by one and all in one log (the
+    // order of findings across lines, the search path read on the next line).
+    std::string all;
+    for (const ShippedReport& report : shipped_reports()) {
+        check_skipping_changes_nothing(report.error_text, report.id);
+        all += report.error_text + "\n";
+    }
+    check_skipping_changes_nothing(all, "every shipped report in one log");
+    // And every seed of the explain fuzz targets: locales, lone carriage
+    // returns, a value on the line after its variable.
+    namespace fs = std::filesystem;
+    size_t seeds = 0;
+    for (const char* target : {"explain", "explain_skipping"}) {
+        for (const auto& entry : fs::directory_iterator(fs::path(STRATA_TEST_FUZZ_CORPUS) / target)) {
+            std::ifstream in(entry.path(), std::ios::binary);
+            std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            check_skipping_changes_nothing(text, entry.path().string());
+            ++seeds;
+        }
+    }
+    CHECK(seeds >= 20);
+}
+
+TEST_CASE("explain reads the line after a bare LD_LIBRARY_PATH even when it holds no word it looks for") {
+    // The value line (an NVIDIA HPC SDK directory) holds none of the
+    // finders' words, so only the search-path reader's request has it read.
+    std::string log =
+        "$ echo $LD_LIBRARY_PATH\n/opt/nvhpc/Linux_x86_64/23.5/comm_libs/lib\n"
+        "  File \"/venv/lib/python3.10/site-packages/torch/__init__.py\", line 1\n"
+        "ImportError: /venv/lib/python3.10/site-packages/torch/lib/libtorch_cuda.so: undefined symbol: "
+        "cudnnGetLibConfig, version libcudnn.so.8\n";
+    Explanation found = explain_text(log, false);
+    REQUIRE(found.cause);
+    CHECK(found.cause->id == "loader.search_path");
+    CHECK(found.cause->matched == "/opt/nvhpc/Linux_x86_64/23.5/comm_libs/lib");
 }

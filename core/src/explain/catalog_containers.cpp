@@ -99,7 +99,7 @@ const std::vector<Signal>& container_signals() {
          "Kubernetes scheduler"},
         // `kubectl describe node` prints Capacity/Allocatable as
         // "nvidia.com/gpu:  0" when the device plugin registered no GPU.
-        {"k8s.zero_gpus", "nvidia.com/gpu", "nvidia\\.com/gpu['\"]?\\s*:\\s*['\"]?0(?![0-9.])",
+        {"k8s.zero_gpus", "nvidia.com/gpu", "nvidia\\.com/gpu['\"]?\\s*:\\s*['\"]?0(?:[^0-9.]|$)",
          "container_device_not_exposed", Layer::container, 80,
          "the node advertises no nvidia.com/gpu: the device plugin is not running or sees no GPU (most "
          "often the nvidia runtime is not the container engine's default runtime)",

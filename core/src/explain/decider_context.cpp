@@ -13,6 +13,12 @@ namespace strata {
 
 namespace {
 
+constexpr std::array<std::string_view, 3> kToolkitWords = {"cuda compilation tools, release ",
+                                                           "cudatoolkit=", "cudatoolkit "};
+// Words of programs that compile device code at run time (a JIT or ptxas).
+constexpr std::array<std::string_view, 8> kCompilers = {"jax",    "xla",  "ptxas", "nvrtc",
+                                                        "triton", "cupy", "numba", "nvlink"};
+
 bool path_char(char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-' || c == '+' ||
            c == '/';
@@ -194,7 +200,7 @@ std::optional<DottedPair> dotted_pair(std::string_view text, size_t at) {
 // cuda-compat one beside it), conda's "cudatoolkit=11.7" or `conda list`'s
 // "cudatoolkit               11.3.1   h2bc3f7f_2".
 std::optional<DottedPair> toolkit_release(std::string_view lower, size_t& where) {
-    for (std::string_view word : {"cuda compilation tools, release ", "cudatoolkit=", "cudatoolkit "}) {
+    for (std::string_view word : kToolkitWords) {
         size_t at = lower.find(word);
         if (at == std::string_view::npos) continue;
         size_t pos = lower.find_first_not_of(' ', at + word.size());
@@ -286,9 +292,7 @@ void DeciderContext::read(std::string_view line, std::string_view lower, size_t 
         }
     }
     if (!compiles_at_run_time_) {
-        static constexpr std::array<std::string_view, 8> compilers = {"jax",    "xla",  "ptxas", "nvrtc",
-                                                                      "triton", "cupy", "numba", "nvlink"};
-        compiles_at_run_time_ = std::any_of(compilers.begin(), compilers.end(), [&](std::string_view word) {
+        compiles_at_run_time_ = std::any_of(kCompilers.begin(), kCompilers.end(), [&](std::string_view word) {
             return lower.find(word) != std::string_view::npos;
         });
     }
@@ -351,6 +355,17 @@ std::optional<Finding> DeciderContext::reread(const Finding& decider) const {
             "the toolkit and driver versions shown in the log");
     }
     return std::nullopt;
+}
+
+std::vector<std::string_view> DeciderContext::words() {
+    // Each reader above finds nothing on a line without its word: compat_path
+    // ("compat"), libcuda_present, toolkit_release ("cuda-" and kToolkitWords),
+    // driver_cuda_release, assigned_visible_devices and the compilers.
+    std::vector<std::string_view> out = {"compat", "libcuda.so",     "/usr/lib/wsl/lib",
+                                         "cuda-",  "driver version", "cuda_visible_devices"};
+    out.insert(out.end(), kToolkitWords.begin(), kToolkitWords.end());
+    out.insert(out.end(), kCompilers.begin(), kCompilers.end());
+    return out;
 }
 
 }  // namespace strata

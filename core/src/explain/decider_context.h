@@ -20,6 +20,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "explain/explain.h"
 
@@ -33,6 +34,10 @@ public:
     // The finding that re-reads `decider` in the light of the log, ranked just
     // above it; empty when the log shows nothing that changes its meaning.
     std::optional<Finding> reread(const Finding& decider) const;
+
+    // Every lower-case word read() looks for: a line holding none of them
+    // tells it nothing (explain skips such lines unread).
+    static std::vector<std::string_view> words();
 
 private:
     struct Shown {

@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <regex>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "explain/decider_context.h"
+#include "explain/line_patterns.h"
 #include "explain/loader_messages.h"
 #include "explain/search_path_evidence.h"
 #include "explain/signal.h"
@@ -32,19 +32,6 @@ bool means_not_exposed_in_container(std::string_view name) {
         "CUDA_ERROR_JIT_COMPILER_NOT_FOUND",
     };
     return names.count(name) > 0;
-}
-
-const std::vector<std::regex>& compiled_signal_patterns() {
-    static const std::vector<std::regex> compiled = [] {
-        std::vector<std::regex> out;
-        for (const Signal& signal : all_signals()) {
-            bool plain = signal.regex.empty() || signal.regex.substr(0, 4) == "any:";
-            out.emplace_back(plain ? std::string("(?:)") : std::string(signal.regex),
-                             std::regex::ECMAScript | std::regex::icase);
-        }
-        return out;
-    }();
-    return compiled;
 }
 
 // The printed texts of status codes, lower-cased, longest first so that a
@@ -79,6 +66,49 @@ const std::vector<PrintedText>& printed_texts() {
         return out;
     }();
     return texts;
+}
+
+// The CUDA-specific nouns of a bare CamelCase code (find_bare_runtime_code).
+constexpr std::array<std::string_view, 8> kBareCodeNouns = {"Ptx", "Kernel", "Driver", "Device",
+                                                            "ECC", "Nvlink", "Compat", "Jit"};
+// The words a bare code number follows (find_code_numbers).
+constexpr std::array<std::string_view, 4> kNumberKeywords = {"error", "code", "failure", "status"};
+
+// Lower-case words without which a line names no status code, holds no code
+// number and no Xid: every code name's first four letters (a name is found
+// only whole), "error" for the wrappers' spellings (ERROR_…, Error…), the
+// nouns of bare codes, the number keywords and "xid".
+std::vector<std::string> code_words() {
+    std::vector<std::string> out;
+    std::unordered_set<std::string> seen;
+    auto add = [&](std::string word) {
+        if (seen.insert(word).second) out.push_back(std::move(word));
+    };
+    for (const StatusCode& code : status_codes()) add(lower_ascii(code.name.substr(0, 4)));
+    add("error");
+    for (std::string_view noun : kBareCodeNouns) add(lower_ascii(noun));
+    for (std::string_view keyword : kNumberKeywords) add(std::string(keyword));
+    add("xid");
+    return out;
+}
+
+// explain's own finders, by the index LinePatterns knows their words under.
+enum Finder : size_t { code_finder, loader_finder, search_path_finder, context_finder, finder_count };
+
+// Built once, and never destroyed: a process explains, then exits.
+const LinePatterns& line_patterns() {
+    static const LinePatterns* patterns = [] {
+        std::vector<std::string> texts;
+        for (const PrintedText& text : printed_texts()) texts.push_back(text.lower);
+        static const std::vector<std::string> codes = code_words();
+        std::vector<std::vector<std::string_view>> words(finder_count);
+        words[code_finder].assign(codes.begin(), codes.end());
+        words[loader_finder] = loader_message_words();
+        words[search_path_finder] = SearchPathEvidence::words();
+        words[context_finder] = DeciderContext::words();
+        return new LinePatterns(all_signals(), texts, words);
+    }();
+    return *patterns;
 }
 
 bool is_specific(std::string_view failure_class) {
@@ -128,9 +158,7 @@ const StatusCode* find_respelled_code(std::string_view word, bool nvml_first) {
 const StatusCode* find_bare_runtime_code(std::string_view word) {
     if (!std::isupper(static_cast<unsigned char>(word.front()))) return nullptr;
     if (std::any_of(word.begin(), word.end(), [](char c) { return c == '_'; })) return nullptr;
-    static constexpr std::array<std::string_view, 8> nouns = {"Ptx", "Kernel", "Driver", "Device",
-                                                              "ECC", "Nvlink", "Compat", "Jit"};
-    if (std::none_of(nouns.begin(), nouns.end(),
+    if (std::none_of(kBareCodeNouns.begin(), kBareCodeNouns.end(),
                      [&](std::string_view noun) { return word.find(noun) != std::string_view::npos; }))
         return nullptr;
     const StatusCode* code = find_status_code("cudaError" + std::string(word));
@@ -166,14 +194,18 @@ void find_code_names(std::string_view line, std::string_view lower, std::vector<
 // The texts the libraries print for their codes ("no kernel image is available
 // for execution on the device"). Short, generic texts ("unknown error") count
 // only on a line that is about CUDA.
-void find_printed_texts(std::string_view lower, std::vector<Finding>& out) {
+void find_printed_texts(std::string_view lower, const std::vector<size_t>& candidates,
+                        std::vector<Finding>& out) {
     bool about_cuda =
         lower.find("cuda") != std::string_view::npos || lower.find("nccl") != std::string_view::npos ||
         lower.find("cublas") != std::string_view::npos || lower.find("cudnn") != std::string_view::npos;
     bool about_nvml =
         lower.find("nvml") != std::string_view::npos || lower.find("nvidia-smi") != std::string_view::npos;
     std::vector<std::pair<size_t, size_t>> taken;
-    for (const PrintedText& text : printed_texts()) {
+    // Candidates ascend, and the texts are longest first: a longer text is
+    // still taken before one it contains.
+    for (size_t index : candidates) {
+        const PrintedText& text = printed_texts()[index];
         if (text.code->family == StatusFamily::nvml ? !about_nvml : (text.lower.size() < 24 && !about_cuda))
             continue;
         size_t at = lower.find(text.lower);
@@ -194,7 +226,7 @@ void find_printed_texts(std::string_view lower, std::vector<Finding>& out) {
 // must be about CUDA.
 void find_code_numbers(std::string_view line, std::string_view lower, std::vector<Finding>& out) {
     bool about_cuda = lower.find("cuda") != std::string_view::npos;
-    for (std::string_view keyword : {"error", "code", "failure", "status"}) {
+    for (std::string_view keyword : kNumberKeywords) {
         for (size_t at = lower.find(keyword); at != std::string_view::npos;
              at = lower.find(keyword, at + 1)) {
             size_t pos = at + keyword.size();
@@ -231,25 +263,26 @@ bool contains_any_word(std::string_view lower, std::string_view words) {
     return false;
 }
 
-void find_signals(std::string_view line, std::string_view lower, std::vector<Finding>& out) {
+// `kept(id, specificity)`: whether a finding of that id at least that
+// specific is already kept, so a later one on this line could not replace it
+// (a signal's specificity is fixed: only its first line counts). Skipping
+// those spares their regexes on a log that repeats its errors.
+template <typename Kept>
+void find_signals(std::string_view line, std::string_view lower, const std::vector<size_t>& candidates,
+                  const Kept& kept, std::vector<Finding>& out) {
     const auto& signals = all_signals();
-    const auto& patterns = compiled_signal_patterns();
-    for (size_t i = 0; i < signals.size(); ++i) {
+    for (size_t i : candidates) {
         const Signal& signal = signals[i];
+        if (kept(signal.id, signal.specificity)) continue;
         size_t at = lower.find(signal.anchor);
         if (at == std::string_view::npos) continue;
         std::string matched(line.substr(at, signal.anchor.size()));
         if (signal.regex.substr(0, 4) == "any:") {
             if (!contains_any_word(lower, signal.regex.substr(4))) continue;
         } else if (!signal.regex.empty()) {
-            // The regex sees a bounded window around the anchor, never the
-            // whole line: a megabyte line costs no more than a short one.
-            size_t from = at > 512 ? at - 512 : 0;
-            std::string window(
-                line.substr(from, std::min<size_t>(line.size() - from, 512 + signal.anchor.size() + 512)));
-            std::smatch match;
-            if (!std::regex_search(window, match, patterns[i])) continue;
-            matched = match.str();
+            auto match = line_patterns().regex_match(i, line);
+            if (!match) continue;
+            matched = std::string(*match);
         }
         Finding f;
         f.kind = "message";
@@ -338,25 +371,49 @@ Finding search_path_finding(const Finding& mismatch, const std::string& entry,
 
 }  // namespace
 
-Explanation explain_text(std::string_view text, bool in_container) {
+Explanation explain_text(std::string_view text, bool in_container, LineSelection selection) {
+    const LinePatterns& patterns = line_patterns();
     Explanation out;
     std::unordered_map<std::string, size_t> first_of_id;
     SearchPathEvidence search_path;
     DeciderContext context;
     size_t line_number = 0;
+    // Where the next literal any finder looks for occurs: the lines before it
+    // are skipped unread (most of a long log), unless a finder asked for the
+    // line after its own.
+    size_t next_literal = 0;
+    bool next_literal_known = false;
     for (std::string_view line : text_lines(text)) {
         ++line_number;
+        if (selection == LineSelection::with_literals && !search_path.wants_next_line()) {
+            size_t start = static_cast<size_t>(line.data() - text.data());
+            if (!next_literal_known || (next_literal != std::string_view::npos && next_literal < start)) {
+                next_literal = patterns.next_literal(text, start);
+                next_literal_known = true;
+            }
+            if (next_literal == std::string_view::npos || next_literal >= start + line.size()) continue;
+        }
         if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
         std::string lower = lower_ascii(line);
-        search_path.read(line, lower, line_number);
-        context.read(line, lower, line_number);
+        LinePatterns::Candidates candidates =
+            selection == LineSelection::every_line ? patterns.everything() : patterns.candidates(line);
+        if (candidates.finders[search_path_finder] || search_path.wants_next_line())
+            search_path.read(line, lower, line_number);
+        if (candidates.finders[context_finder]) context.read(line, lower, line_number);
+        auto kept = [&](std::string_view id, int specificity) {
+            if (selection == LineSelection::every_line) return false;
+            auto it = first_of_id.find(std::string(id));
+            return it != first_of_id.end() && out.findings[it->second].specificity >= specificity;
+        };
         std::vector<Finding> found;
-        find_signals(line, lower, found);
-        find_code_names(line, lower, found);
-        find_printed_texts(lower, found);
-        find_code_numbers(line, lower, found);
-        find_xid(line, found, out.xids);
-        find_loader_messages(line, lower, found);
+        find_signals(line, lower, candidates.signals, kept, found);
+        if (candidates.finders[code_finder]) find_code_names(line, lower, found);
+        find_printed_texts(lower, candidates.texts, found);
+        if (candidates.finders[code_finder]) {
+            find_code_numbers(line, lower, found);
+            find_xid(line, found, out.xids);
+        }
+        if (candidates.finders[loader_finder]) find_loader_messages(line, lower, found);
         for (Finding& f : found) {
             apply_container(f, in_container);
             // One finding per id, its first most specific occurrence: a log
@@ -395,6 +452,10 @@ Explanation explain_text(std::string_view text, bool in_container) {
             out.codes.push_back(f.code);
     if (!out.findings.empty()) out.cause = out.findings.front();
     return out;
+}
+
+std::vector<std::string> explain_pattern_errors() {
+    return line_patterns().errors();
 }
 
 std::vector<CauseVerdict> evaluate_causes(const FailureClass& failure_class, const Report& machine) {

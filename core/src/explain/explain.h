@@ -47,9 +47,23 @@ struct Explanation {
     size_t lines = 0;
 };
 
-// Pure: no I/O. Any text, of any size and encoding, is read line by line; the
-// per-line work is bounded (regexes run on a window around a literal anchor).
-Explanation explain_text(std::string_view text, bool in_container);
+// How explain_text reads. Every finder looks for literal words, so a line
+// without any of them can hold no finding, and a finder none of whose words
+// is on a line can find nothing there: `with_literals` skips those lines and
+// finders (explain/line_patterns.h), and a signal already found on an
+// earlier line. `every_line` runs every finder for everything on every line,
+// and exists to prove that skipping never changes an answer (tests, the fuzz
+// target fuzz_explain_skipping).
+enum class LineSelection { with_literals, every_line };
+
+// Pure: no I/O. Any text, of any size and encoding, is read line by line, in
+// time linear in its length (explain/line_patterns.h).
+Explanation explain_text(std::string_view text, bool in_container,
+                         LineSelection selection = LineSelection::with_literals);
+
+// The patterns RE2 refused to compile (a signal that can then never fire);
+// empty in a correct build.
+std::vector<std::string> explain_pattern_errors();
 
 enum class CauseState { holds, ruled_out, unknown };
 struct CauseVerdict {

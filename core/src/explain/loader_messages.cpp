@@ -77,6 +77,58 @@ std::string_view library_after(std::string_view line, size_t start) {
     return name;
 }
 
+// glibc's words, also as its translations print them: zh_CN "无法打开共享对象文件",
+// de "Kann die Shared-Object-Datei nicht öffnen", fr "Ne peut ouvrir le fichier d'objet
+// partagé", es, ja "共有オブジェクトファイルを開けません", ko "공유 객체 파일을 열 수 없습니다".
+// Last, prose and Windows' own order ("nvcuda.dll not found").
+constexpr std::array<std::string_view, 11> kMissingPhrases = {
+    "cannot open shared object file",
+    ": not found",
+    "=> not found",
+    " is not found or cannot be loaded",
+    "\u65e0\u6cd5\u6253\u5f00\u5171\u4eab\u5bf9\u8c61\u6587\u4ef6",
+    "kann die shared-object-datei nicht",
+    "ne peut ouvrir le fichier d'objet partag",
+    "no se puede abrir el archivo del objeto compartido",
+    "\u5171\u6709\u30aa\u30d6\u30b8\u30a7\u30af\u30c8\u30d5\u30a1\u30a4\u30eb\u3092\u958b\u3051\u307e"
+    "\u305b\u3093",
+    "\uacf5\uc720 \uac1d\uccb4 \ud30c\uc77c\uc744 \uc5f4 \uc218 \uc5c6\uc2b5\ub2c8\ub2e4",
+    " not found"};
+constexpr std::array<std::string_view, 24> kLibraryAfterPhrases = {"can't open shared object file",
+                                                                   "cannot open shared object file",
+                                                                   "failed to dlopen",
+                                                                   "unable to dlopen",
+                                                                   "could not dlopen",
+                                                                   "couldn't dlopen",
+                                                                   "cannot dlopen",
+                                                                   "could not load library",
+                                                                   "unable to load library",
+                                                                   "failed to load library",
+                                                                   "cannot load library",
+                                                                   "unable to load any of",
+                                                                   "error loading",
+                                                                   "could not find module",
+                                                                   "failed to open",
+                                                                   "couldn't open cuda library",
+                                                                   "could not open cuda library",
+                                                                   "couldn't open library",
+                                                                   "could not open library",
+                                                                   "the library name used was",
+                                                                   "could not load",
+                                                                   "failed to load",
+                                                                   "unable to load",
+                                                                   "cannot load"};
+constexpr std::array<std::string_view, 2> kStemPhrases = {"dynamically load the \"", "unable to find "};
+constexpr std::array<std::string_view, 9> kSymbolPhrases = {
+    "undefined symbol",      "procedure entry point", "symbol lookup for",
+    "could not find symbol", "failed to find symbol", "unable to find symbol",
+    "could not load symbol", "failed to load symbol", "cannot load symbol"};
+constexpr std::array<std::string_view, 3> kNotALibraryPhrases = {"wrong elf class", "invalid elf header",
+                                                                 "file too short"};
+constexpr std::string_view kUndefinedReference = "undefined reference to `";
+constexpr std::string_view kLinkTimeReference = "with link time reference";
+constexpr std::string_view kVersionNotFound = "' not found (required by";
+
 Finding loader_finding(std::string_view id, std::string_view failure_class, Layer layer, int specificity,
                        std::string matched, std::string meaning) {
     Finding f;
@@ -300,24 +352,7 @@ std::string_view soname_owner(std::string_view soname) {
 }
 
 void find_loader_messages(std::string_view line, std::string_view lower, std::vector<Finding>& out) {
-    // glibc's words, also as its translations print them: zh_CN "无法打开共享对象文件",
-    // de "Kann die Shared-Object-Datei nicht öffnen", fr "Ne peut ouvrir le fichier d'objet
-    // partagé", es, ja "共有オブジェクトファイルを開けません", ko "공유 객체 파일을 열 수 없습니다".
-    // Last, prose and Windows' own order ("nvcuda.dll not found").
-    static constexpr std::array<std::string_view, 11> kPhrases = {
-        "cannot open shared object file",
-        ": not found",
-        "=> not found",
-        " is not found or cannot be loaded",
-        "\u65e0\u6cd5\u6253\u5f00\u5171\u4eab\u5bf9\u8c61\u6587\u4ef6",
-        "kann die shared-object-datei nicht",
-        "ne peut ouvrir le fichier d'objet partag",
-        "no se puede abrir el archivo del objeto compartido",
-        "\u5171\u6709\u30aa\u30d6\u30b8\u30a7\u30af\u30c8\u30d5\u30a1\u30a4\u30eb\u3092\u958b\u3051\u307e"
-        "\u305b\u3093",
-        "\uacf5\uc720 \uac1d\uccb4 \ud30c\uc77c\uc744 \uc5f4 \uc218 \uc5c6\uc2b5\ub2c8\ub2e4",
-        " not found"};
-    for (std::string_view phrase : kPhrases) {
+    for (std::string_view phrase : kMissingPhrases) {
         size_t at = lower.find(phrase);
         if (at == std::string_view::npos) continue;
         std::string_view soname = name_before(line, at);
@@ -339,30 +374,7 @@ void find_loader_messages(std::string_view line, std::string_view lower, std::ve
     // reports it ("Error loading \"C:\\…\\cudnn_adv_infer64_8.dll\""), MATLAB's
     // ("The library name used was 'nvcuda.dll'") and, last, the bare verbs
     // before a quoted file ('Could not load "nvrtc64_70.dll"').
-    for (std::string_view phrase : {"can't open shared object file",
-                                    "cannot open shared object file",
-                                    "failed to dlopen",
-                                    "unable to dlopen",
-                                    "could not dlopen",
-                                    "couldn't dlopen",
-                                    "cannot dlopen",
-                                    "could not load library",
-                                    "unable to load library",
-                                    "failed to load library",
-                                    "cannot load library",
-                                    "unable to load any of",
-                                    "error loading",
-                                    "could not find module",
-                                    "failed to open",
-                                    "couldn't open cuda library",
-                                    "could not open cuda library",
-                                    "couldn't open library",
-                                    "could not open library",
-                                    "the library name used was",
-                                    "could not load",
-                                    "failed to load",
-                                    "unable to load",
-                                    "cannot load"}) {
+    for (std::string_view phrase : kLibraryAfterPhrases) {
         size_t at = lower.find(phrase);
         if (at == std::string_view::npos) continue;
         // glibc's own order ("libX.so: cannot open shared object file") is read above.
@@ -374,7 +386,7 @@ void find_loader_messages(std::string_view line, std::string_view lower, std::ve
     }
     // cudarc (Rust) names a library by its stem: 'Unable to dynamically load
     // the "cuda" shared library', 'Unable to find cuda lib under the names'.
-    for (std::string_view phrase : {"dynamically load the \"", "unable to find "}) {
+    for (std::string_view phrase : kStemPhrases) {
         size_t at = lower.find(phrase);
         if (at == std::string_view::npos) continue;
         size_t start = at + phrase.size();
@@ -394,9 +406,7 @@ void find_loader_messages(std::string_view line, std::string_view lower, std::ve
     // cuGetProcAddress_v2"), Windows' ("The procedure entry point X could not
     // be located"), and those of programs that dlsym for themselves (ollama:
     // "symbol lookup for cuCtxCreate_v3 failed").
-    for (std::string_view phrase : {"undefined symbol", "procedure entry point", "symbol lookup for",
-                                    "could not find symbol", "failed to find symbol", "unable to find symbol",
-                                    "could not load symbol", "failed to load symbol", "cannot load symbol"}) {
+    for (std::string_view phrase : kSymbolPhrases) {
         size_t at = lower.find(phrase);
         if (at == std::string_view::npos) continue;
         size_t start = at + phrase.size();
@@ -409,7 +419,7 @@ void find_loader_messages(std::string_view line, std::string_view lower, std::ve
     }
     // The static linker's "undefined reference to `cublasLtGetStatusString@libcublasLt.so.11'":
     // a library was linked against a versioned symbol its sibling here lacks.
-    if (size_t at = lower.find("undefined reference to `"); at != std::string_view::npos) {
+    if (size_t at = lower.find(kUndefinedReference); at != std::string_view::npos) {
         size_t start = at + 24;
         size_t end = line.find_first_of("'`", start);
         std::string_view reference = line.substr(start, end == std::string_view::npos ? 0 : end - start);
@@ -432,7 +442,7 @@ void find_loader_messages(std::string_view line, std::string_view lower, std::ve
     // one machine (two toolkits, a toolkit beside a pip wheel) and the search
     // order picking the wrong one: the threads behind three public reports
     // established exactly that (P41, P42, Y18).
-    if (size_t at = lower.find("with link time reference"); at != std::string_view::npos) {
+    if (size_t at = lower.find(kLinkTimeReference); at != std::string_view::npos) {
         std::string_view file;
         if (size_t in = lower.rfind("not defined in file ", at); in != std::string_view::npos)
             file = word_after(line, in + 20);
@@ -446,7 +456,7 @@ void find_loader_messages(std::string_view line, std::string_view lower, std::ve
                 "one"));
     }
     // "version `GLIBCXX_3.4.30' not found (required by …)" (dl-version.c)
-    if (size_t at = lower.find("' not found (required by"); at != std::string_view::npos) {
+    if (size_t at = lower.find(kVersionNotFound); at != std::string_view::npos) {
         size_t open = lower.rfind('`', at);
         if (open == std::string_view::npos) open = lower.rfind('\'', at - 1);
         std::string_view version = open == std::string_view::npos ? "" : line.substr(open + 1, at - open - 1);
@@ -460,7 +470,7 @@ void find_loader_messages(std::string_view line, std::string_view lower, std::ve
                            : "a library needs version " + std::string(version) +
                                  " of a dependency and got an older copy"));
     }
-    for (std::string_view phrase : {"wrong elf class", "invalid elf header", "file too short"}) {
+    for (std::string_view phrase : kNotALibraryPhrases) {
         size_t at = lower.find(phrase);
         if (at == std::string_view::npos) continue;
         std::string_view path = path_before(line, at);
@@ -486,6 +496,16 @@ void find_loader_messages(std::string_view line, std::string_view lower, std::ve
         }
         break;
     }
+}
+
+std::vector<std::string_view> loader_message_words() {
+    std::vector<std::string_view> out(kMissingPhrases.begin(), kMissingPhrases.end());
+    out.insert(out.end(), kLibraryAfterPhrases.begin(), kLibraryAfterPhrases.end());
+    out.insert(out.end(), kStemPhrases.begin(), kStemPhrases.end());
+    out.insert(out.end(), kSymbolPhrases.begin(), kSymbolPhrases.end());
+    out.insert(out.end(), kNotALibraryPhrases.begin(), kNotALibraryPhrases.end());
+    out.insert(out.end(), {kUndefinedReference, kLinkTimeReference, kVersionNotFound});
+    return out;
 }
 
 }  // namespace strata

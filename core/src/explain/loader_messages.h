@@ -14,6 +14,10 @@ namespace strata {
 
 void find_loader_messages(std::string_view line, std::string_view lower, std::vector<Finding>& out);
 
+// Every lower-case phrase find_loader_messages looks for: a line holding none
+// of them holds no loader message (explain skips such lines unread).
+std::vector<std::string_view> loader_message_words();
+
 // Which part of the stack a shared library belongs to, by its soname:
 // "driver", "cuda_library" or "other".
 std::string_view soname_owner(std::string_view soname);

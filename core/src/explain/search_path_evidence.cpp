@@ -21,10 +21,10 @@ bool names_cuda(std::string_view entry) {
 // Where the program's own copies live: wheels (site-packages/nvidia/…),
 // PyTorch (it ships cuDNN, cuBLAS and NCCL with its wheels and conda
 // packages), virtual and conda environments.
+constexpr std::array<std::string_view, 5> kBundledCopyWords = {"site-packages", "dist-packages", "torch",
+                                                               "conda", "venv"};
 bool shows_bundled_copy(std::string_view lower) {
-    static constexpr std::array<std::string_view, 5> words = {"site-packages", "dist-packages", "torch",
-                                                              "conda", "venv"};
-    for (std::string_view word : words)
+    for (std::string_view word : kBundledCopyWords)
         if (lower.find(word) != std::string_view::npos) return true;
     return false;
 }
@@ -87,6 +87,12 @@ void SearchPathEvidence::take_value(std::string_view line, std::string_view lowe
 std::optional<std::string> SearchPathEvidence::conflicting_entry() const {
     if (cuda_entry_.empty() || !bundled_copy_) return std::nullopt;
     return cuda_entry_;
+}
+
+std::vector<std::string_view> SearchPathEvidence::words() {
+    std::vector<std::string_view> out(kBundledCopyWords.begin(), kBundledCopyWords.end());
+    out.push_back(kVariable);
+    return out;
 }
 
 }  // namespace strata

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace strata {
 
@@ -25,6 +26,12 @@ public:
     std::optional<std::string> conflicting_entry() const;
     size_t line_number() const { return line_number_; }
     const std::string& line_text() const { return line_text_; }  // printable
+
+    // Every lower-case word read() looks for: a line holding none of them
+    // tells it nothing, unless wants_next_line() (a value printed on the line
+    // after the variable's name), when the next line must be read whatever it holds.
+    static std::vector<std::string_view> words();
+    bool wants_next_line() const { return value_on_next_line_; }
 
 private:
     void take_value(std::string_view line, std::string_view lower, std::string_view value,

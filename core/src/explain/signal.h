@@ -13,9 +13,10 @@ namespace strata {
 struct Signal {
     std::string_view id;      // "pytorch.driver_too_old": stable, for tests and --json
     std::string_view anchor;  // lower-case literal that must occur in the line
-    // Optional ECMAScript regex (case-insensitive), run near the anchor; or,
-    // when it starts with "any:", '|'-separated lower-case words of which one
-    // must also occur in the line (no regex engine: the cheap common case).
+    // Optional RE2 regex (case-insensitive; no lookaround or backreferences),
+    // which must also match on the line; or, when it starts with "any:",
+    // '|'-separated lower-case words of which one must also occur in the line.
+    // Both run in linear time (explain/line_patterns.h).
     std::string_view regex;
     std::string_view failure_class;
     Layer layer;
