@@ -374,7 +374,12 @@ Finding search_path_finding(const Finding& mismatch, const std::string& entry,
 Explanation explain_text(std::string_view text, bool in_container, LineSelection selection) {
     const LinePatterns& patterns = line_patterns();
     Explanation out;
-    std::unordered_map<std::string, size_t> first_of_id;
+    // By id, looked up by a view (a signal's id) without making a string.
+    struct IdHash {
+        using is_transparent = void;
+        size_t operator()(std::string_view id) const { return std::hash<std::string_view>{}(id); }
+    };
+    std::unordered_map<std::string, size_t, IdHash, std::equal_to<>> first_of_id;
     SearchPathEvidence search_path;
     DeciderContext context;
     size_t line_number = 0;
@@ -383,6 +388,10 @@ Explanation explain_text(std::string_view text, bool in_container, LineSelection
     // line after its own.
     size_t next_literal = 0;
     bool next_literal_known = false;
+    // Buffers reused from line to line.
+    std::string lower;
+    LinePatterns::Candidates candidates;
+    std::vector<Finding> found;
     for (std::string_view line : text_lines(text)) {
         ++line_number;
         if (selection == LineSelection::with_literals && !search_path.wants_next_line()) {
@@ -394,18 +403,22 @@ Explanation explain_text(std::string_view text, bool in_container, LineSelection
             if (next_literal == std::string_view::npos || next_literal >= start + line.size()) continue;
         }
         if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
-        std::string lower = lower_ascii(line);
-        LinePatterns::Candidates candidates =
-            selection == LineSelection::every_line ? patterns.everything() : patterns.candidates(line);
+        lower.assign(line);
+        for (char& c : lower)
+            if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+        if (selection == LineSelection::every_line)
+            patterns.everything(candidates);
+        else
+            patterns.candidates(line, candidates);
         if (candidates.finders[search_path_finder] || search_path.wants_next_line())
             search_path.read(line, lower, line_number);
         if (candidates.finders[context_finder]) context.read(line, lower, line_number);
         auto kept = [&](std::string_view id, int specificity) {
             if (selection == LineSelection::every_line) return false;
-            auto it = first_of_id.find(std::string(id));
+            auto it = first_of_id.find(id);
             return it != first_of_id.end() && out.findings[it->second].specificity >= specificity;
         };
-        std::vector<Finding> found;
+        found.clear();
         find_signals(line, lower, candidates.signals, kept, found);
         if (candidates.finders[code_finder]) find_code_names(line, lower, found);
         find_printed_texts(lower, candidates.texts, found);

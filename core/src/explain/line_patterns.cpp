@@ -162,13 +162,16 @@ size_t LinePatterns::next_literal(std::string_view text, size_t from) const {
     return static_cast<size_t>(match.data() - text.data());
 }
 
-LinePatterns::Candidates LinePatterns::candidates(std::string_view line) const {
+void LinePatterns::candidates(std::string_view line, Candidates& out) const {
     const Impl& m = *impl_;
-    Candidates out;
-    std::vector<int> matched;
+    thread_local std::vector<int> matched;  // reused: no allocation per line
+    matched.clear();
     RE2::Set::ErrorInfo error{};
     bool any = m.set_usable && m.set.Match(re2::StringPiece(line.data(), line.size()), &matched, &error);
-    if (!m.set_usable || (!any && error.kind != RE2::Set::kNoError)) return everything();
+    if (!m.set_usable || (!any && error.kind != RE2::Set::kNoError)) return everything(out);
+    out.signals.clear();
+    out.texts.clear();
+    out.finders.clear();
     // A signal's words and regex are the finder's to confirm, on the lines
     // where its anchor is (contains_any_word, regex_match).
     for (int id : matched) {
@@ -176,19 +179,18 @@ LinePatterns::Candidates LinePatterns::candidates(std::string_view line) const {
         (entry.part == Impl::Part::anchor ? out.signals : out.texts).push_back(entry.index);
     }
     std::sort(out.signals.begin(), out.signals.end());
+    std::sort(out.texts.begin(), out.texts.end());
     for (const auto& words : m.finder_words)
         out.finders.push_back(!words ||
                               RE2::PartialMatch(re2::StringPiece(line.data(), line.size()), *words));
-    std::sort(out.texts.begin(), out.texts.end());
-    return out;
 }
 
-LinePatterns::Candidates LinePatterns::everything() const {
-    Candidates out;
-    for (size_t i = 0; i < impl_->signal_count; ++i) out.signals.push_back(i);
-    for (size_t i = 0; i < impl_->text_count; ++i) out.texts.push_back(i);
+void LinePatterns::everything(Candidates& out) const {
+    out.signals.resize(impl_->signal_count);
+    for (size_t i = 0; i < out.signals.size(); ++i) out.signals[i] = i;
+    out.texts.resize(impl_->text_count);
+    for (size_t i = 0; i < out.texts.size(); ++i) out.texts[i] = i;
     out.finders.assign(impl_->finder_words.size(), true);
-    return out;
 }
 
 std::optional<std::string_view> LinePatterns::regex_match(size_t index, std::string_view line) const {

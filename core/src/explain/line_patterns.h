@@ -59,10 +59,11 @@ public:
         std::vector<size_t> texts;
         std::vector<bool> finders;  // by the index of finder_words
     };
-    Candidates candidates(std::string_view line) const;
+    // Fills `out` (its buffers reused from line to line: no allocation per line).
+    void candidates(std::string_view line, Candidates& out) const;
     // Every signal, text and finder: what a line gets where the Set cannot
     // answer, and the reference the narrowing is tested against.
-    Candidates everything() const;
+    void everything(Candidates& out) const;
 
     // Where signal `index`'s regex matches on `line`, leftmost-first
     // (case-insensitive); nullopt when it does not, or the signal has none.

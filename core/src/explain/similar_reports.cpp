@@ -41,10 +41,12 @@ bool all_digits_or_dots(std::string_view word) {
 // version parts after a dot too ("libcublaslt.so.11.2" -> "libcublaslt.so",
 // "cudnn64_8.dll" -> "cudnn64_#.dll"). "sm_120" stays: the architecture is
 // the point of the message.
-std::string fold(std::string_view word) {
-    if (word.starts_with("sm_") || word.starts_with("compute_")) return std::string(word);
-    std::string out;
-    out.reserve(word.size() + 1);
+void fold_into(std::string_view word, std::string& out) {
+    out.clear();
+    if (word.starts_with("sm_") || word.starts_with("compute_")) {
+        out.assign(word);
+        return;
+    }
     size_t start = 0;
     while (start <= word.size()) {
         size_t dot = word.find('.', start);
@@ -64,7 +66,33 @@ std::string fold(std::string_view word) {
             out += part;
         }
     }
-    return out;
+}
+
+// Calls take(token) with each retrieval token of `text`, as a view into a
+// buffer reused from one token to the next (no allocation per token).
+template <typename Take>
+void for_each_retrieval_token(std::string_view text, const Take& take) {
+    text = text.substr(0, std::min(text.size(), kMaxQueryBytes));
+    std::string lower, folded;
+    size_t i = 0;
+    while (i < text.size()) {
+        auto word_char = [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
+        };
+        while (i < text.size() && !word_char(text[i])) ++i;
+        size_t start = i;
+        while (i < text.size() && word_char(text[i])) ++i;
+        std::string_view raw = text.substr(start, i - start);
+        while (!raw.empty() && raw.front() == '.') raw.remove_prefix(1);
+        while (!raw.empty() && raw.back() == '.') raw.remove_suffix(1);
+        if (raw.size() < 2 || raw.size() > 64 || all_digits_or_dots(raw)) continue;
+        lower.assign(raw);
+        for (char& c : lower)
+            if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+        if (lower.starts_with("0x") || is_stopword(lower)) continue;
+        fold_into(lower, folded);
+        take(std::string_view(folded));
+    }
 }
 
 // One spelling per thread: "https://github.com/o/r/issues/7" and "o/r#7"
@@ -87,9 +115,15 @@ struct Posting {
     uint32_t report;
     uint32_t count;
 };
+// Looks a term up by a view, without making a string of it.
+struct TermHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view term) const { return std::hash<std::string_view>{}(term); }
+};
+using Postings = std::unordered_map<std::string, std::vector<Posting>, TermHash, std::equal_to<>>;
 struct Index {
     std::vector<std::string> sources;  // canonical_source() of each report, computed once
-    std::unordered_map<std::string, std::vector<Posting>> postings;
+    Postings postings;
     std::vector<size_t> lengths;
     double average_length = 1;
 };
@@ -146,24 +180,8 @@ const std::vector<ShippedReport>& shipped_reports() {
 }
 
 std::vector<std::string> retrieval_tokens(std::string_view text) {
-    text = text.substr(0, std::min(text.size(), kMaxQueryBytes));
     std::vector<std::string> out;
-    size_t i = 0;
-    while (i < text.size()) {
-        auto word_char = [](char c) {
-            return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
-        };
-        while (i < text.size() && !word_char(text[i])) ++i;
-        size_t start = i;
-        while (i < text.size() && word_char(text[i])) ++i;
-        std::string_view raw = text.substr(start, i - start);
-        while (!raw.empty() && raw.front() == '.') raw.remove_prefix(1);
-        while (!raw.empty() && raw.back() == '.') raw.remove_suffix(1);
-        if (raw.size() < 2 || raw.size() > 64 || all_digits_or_dots(raw)) continue;
-        std::string word = lower_ascii(raw);
-        if (word.starts_with("0x") || is_stopword(word)) continue;
-        out.push_back(fold(word));
-    }
+    for_each_retrieval_token(text, [&](std::string_view token) { out.emplace_back(token); });
     return out;
 }
 
@@ -173,12 +191,12 @@ std::vector<SimilarReport> similar_reports(std::string_view text, size_t count,
     const auto& reports = shipped_reports();
     // The query's terms that some report holds, each once, in the order of
     // the terms (so every score sums its terms in one fixed order).
-    using Term = std::pair<const std::string, std::vector<Posting>>;
+    using Term = Postings::value_type;
     std::vector<const Term*> query;
-    for (const std::string& token : retrieval_tokens(text)) {
+    for_each_retrieval_token(text, [&](std::string_view token) {
         auto term = idx.postings.find(token);
         if (term != idx.postings.end()) query.push_back(&*term);
-    }
+    });
     std::sort(query.begin(), query.end(), [](const Term* a, const Term* b) { return a->first < b->first; });
     query.erase(std::unique(query.begin(), query.end()), query.end());
     const double documents = double(reports.size());
@@ -204,17 +222,19 @@ std::vector<SimilarReport> similar_reports(std::string_view text, size_t count,
         if (scores[d] < kMinScore || (!excluded.empty() && idx.sources[d] == excluded)) continue;
         scored.push_back({&reports[d], scores[d]});
     }
-    // Best first; among equals, the shipped order (`scored` is in it).
-    std::stable_sort(scored.begin(), scored.end(),
-                     [](const SimilarReport& a, const SimilarReport& b) { return a.score > b.score; });
+    // Best first; among equals, the shipped order.
+    std::sort(scored.begin(), scored.end(), [](const SimilarReport& a, const SimilarReport& b) {
+        return a.score != b.score ? a.score > b.score : a.report < b.report;
+    });
     // The same thread in two sets is one report.
     std::vector<SimilarReport> out;
-    std::vector<std::string> seen;
+    std::vector<const std::string*> seen;
     for (const SimilarReport& s : scored) {
         if (out.size() == count) break;
         const std::string& source = idx.sources[size_t(s.report - reports.data())];
-        if (std::find(seen.begin(), seen.end(), source) != seen.end()) continue;
-        seen.push_back(source);
+        if (std::any_of(seen.begin(), seen.end(), [&](const std::string* other) { return *other == source; }))
+            continue;
+        seen.push_back(&source);
         out.push_back(s);
     }
     return out;
