@@ -1433,6 +1433,11 @@ TEST_CASE("a confident wrong answer is rarer than no answer") {
     Judged first = judge_file(STRATA_TEST_PUBLIC_REPORTS);
     CHECK(first.right >= 44);
     CHECK(first.wrong == 0);
+    // The fifteenth, scored once with the engine frozen (18 / 10 / 2).
+    Judged fifteenth = judge_file(STRATA_TEST_PUBLIC_REPORTS_15);
+    CHECK(fifteenth.total == 30);
+    CHECK(fifteenth.right >= 18);
+    CHECK(fifteenth.wrong <= 2);
 }
 
 TEST_CASE("words several causes print get ranked candidates, each with what tells it apart") {
