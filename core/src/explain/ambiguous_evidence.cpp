@@ -79,6 +79,18 @@ const std::vector<AmbiguousEvidence>& table() {
            "the user-mode driver was updated while the old kernel module stays loaded (reboot)",
            "cat /proc/driver/nvidia/version vs. the libcuda.so.1 release"}},
          "CUDA runtime API, cudaErrorSystemDriverMismatch"},
+        // 804 is what cuInit says when a libcuda newer than the loaded kernel
+        // module meets a GPU without forward compatibility: a cuda-compat
+        // package on a GeForce, and equally a driver updated without a
+        // reboot (the new libcuda, the old module).
+        {{"forward_compat.words", "cudaErrorCompatNotSupportedOnDevice",
+          "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE"},
+         true,
+         {{"driver_missing",
+           "the user-mode driver was updated while the old kernel module stays loaded (reboot)",
+           "cat /proc/driver/nvidia/version vs. the libcuda.so.1 release"}},
+         "CUDA Compatibility guide (forward compatibility, error 804); CUDA driver API, "
+         "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE"},
         {{"xla.dnn_init_failed"},
          false,
          {{"other", "the GPU ran out of memory as cuDNN started",

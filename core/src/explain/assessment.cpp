@@ -141,10 +141,19 @@ Assessment assess(const Explanation& explanation, std::string_view text, const A
                           std::string(alternative.tell_apart));
     }
 
-    // Another class the text supports nearly as well.
+    // Another class the text supports nearly as well. Words documented to be
+    // printed by the decider's cause too (their ambiguity lists it: 804's
+    // words beside NVML's version mismatch) do not disagree with it.
+    auto also_means_decider = [&](const Finding& f) {
+        const AmbiguousEvidence* words = find_ambiguous_evidence(f.id);
+        return words && std::any_of(words->alternatives.begin(), words->alternatives.end(),
+                                    [&](const AlternativeCause& alternative) {
+                                        return alternative.failure_class == decider.failure_class;
+                                    });
+    };
     for (const Finding& f : explanation.findings) {
         if (f.failure_class == decider.failure_class || f.specificity < kMediumSpecificity ||
-            f.specificity + kCompetingMargin < decider.specificity)
+            f.specificity + kCompetingMargin < decider.specificity || also_means_decider(f))
             continue;
         if (out.confidence == Confidence::high) out.confidence = Confidence::medium;
         out.reasons.push_back("line " + std::to_string(f.line) + " points at " + f.failure_class +

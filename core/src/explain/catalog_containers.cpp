@@ -35,6 +35,17 @@ const std::vector<Signal>& container_signals() {
          "the device plugin found no NVML in its container: the node's default runtime is not nvidia (or the "
          "node has no driver)",
          "NVIDIA k8s-device-plugin"},
+        // An engine without CDI takes the CDI name for a device path: Podman
+        // before 4.1 ("Error: stat nvidia.com/gpu=0: no such file or
+        // directory"), Docker before 25 ("error gathering device information
+        // while adding custom device \"nvidia.com/gpu=all\": no such file").
+        {"cdi.name_taken_for_path",
+         "nvidia.com/gpu=", "nvidia\\.com/gpu=[^\\s:\"]*\"?:\\s*no such file or directory",
+         "container_device_not_exposed", Layer::container, 94,
+         "the container engine has no CDI support and read the CDI device name as a file: no GPU was given "
+         "to the container; use a newer engine (Podman 4.1, Docker 25 with CDI enabled) or the NVIDIA "
+         "runtime's --gpus",
+         "container engine (Podman, Docker) device parsing"},
         {"cdi.unresolvable", "unresolvable cdi devices", "", "container_device_not_exposed", Layer::container,
          95, "no CDI specification describes the requested GPUs: generate one (nvidia-ctk cdi generate)",
          "container engine (CDI)"},

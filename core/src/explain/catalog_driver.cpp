@@ -20,13 +20,17 @@ const std::vector<Signal>& driver_signals() {
         // against the host's module with the host's libraries (and refuses to
         // start the container when they differ, below): a mismatch seen inside
         // it comes from driver libraries the image carries itself.
-        {"nvml.version_mismatch", "driver/library version mismatch", "", "driver_missing", Layer::driver, 96,
+        // Ranked above cuInit's forward-compatibility words (804): a
+        // user-mode driver newer than the loaded module is what that check
+        // sees too, so the two are printed together after an update without
+        // a reboot, and NVML's names the cause.
+        {"nvml.version_mismatch", "driver/library version mismatch", "", "driver_missing", Layer::driver, 97,
          "the user-mode driver libraries differ from the loaded kernel module: on a host, a driver update "
          "without a reboot (reboot or reload the module); inside a running container, driver libraries "
          "installed in the image shadow the host's that the runtime mounts (remove them from the image)",
          "NVML (nvidia-smi: Failed to initialize NVML)", "container_device_not_exposed"},
         {"nvidia_container_cli.host_version_mismatch", "nvml error: driver/library version mismatch", "",
-         "driver_missing", Layer::driver, 97,
+         "driver_missing", Layer::driver, 98,
          "the container runtime's hook found the host's driver libraries and kernel module at different "
          "versions (a driver update without a reboot): reboot the host or reload the module",
          "nvidia-container-cli (runs on the host)"},

@@ -4,14 +4,24 @@
 // stream_executor/cuda/cuda_dnn.cc, gpu_device.cc), JAX (jax/_src/xla_bridge.py
 // _check_cuda_versions, jaxlib plugin_support.py), CuPy (cupy/_environment.py),
 // ONNX Runtime (onnxruntime/python/onnxruntime_pybind_state, provider bridge),
-// CTranslate2/cuDNN 8's loader, and gdb's backtrace of a crash. NCCL's own
-// messages are in catalog_nccl.cpp.
+// CTranslate2/cuDNN 8's loader, Kokkos (core/src/Cuda/Kokkos_Cuda_Instance.cpp,
+// the layer under LAMMPS and other HPC codes), and gdb's backtrace of a
+// crash. NCCL's own messages are in catalog_nccl.cpp.
 #include "explain/signal.h"
 
 namespace strata {
 
 const std::vector<Signal>& framework_signals() {
     static const std::vector<Signal> signals = {
+        // Kokkos runs a kernel at start-up to learn the architecture it was
+        // built for; with no kernel for the GPU it fails and reports a
+        // mismatch (or "compiled for compute capability 0.0").
+        {"kokkos.architecture_mismatch", "kokkos::cuda::initialize error",
+         "any:mismatch of architecture|compiled for compute capability", "no_kernel_image_for_gpu_arch",
+         Layer::kernel, 92,
+         "the Kokkos build (Kokkos_ARCH_*) has no kernels for this GPU's architecture: rebuild with the "
+         "GPU's architecture (or let Kokkos detect it on the GPU node)",
+         "Kokkos core/src/Cuda/Kokkos_Cuda_Instance.cpp"},
         // PyTorch
         {"pytorch.capability_not_compatible", "is not compatible with the current pytorch installation", "",
          "no_kernel_image_for_gpu_arch", Layer::kernel, 96,
