@@ -87,7 +87,9 @@ TEST_CASE("strata explain classifies failure-reports.jsonl and prints the fracti
         std::regex(
             R"(all: (\d+)/(\d+) right .*, (\d+) unanswered with candidates .*, (\d+) confidently wrong)")));
     CHECK(std::stoi(match[2]) == 45 + 47);
-    CHECK(std::stoi(match[1]) >= 83);
+    // 82 since F24's "driver version is insufficient" inside a container,
+    // with no driver shown, is answered with its two candidates (#36).
+    CHECK(std::stoi(match[1]) >= 82);
     CHECK(std::stoi(match[4]) <= 2);
     CHECK(out.find("failure-reports.jsonl: ") != std::string::npos);
     CHECK(out.find("expected ") == std::string::npos);  // --quiet: no line per miss

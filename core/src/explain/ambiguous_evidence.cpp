@@ -121,17 +121,15 @@ const std::vector<AmbiguousEvidence>& table() {
          {{"missing_or_mismatched_shared_library",
            "an older libnvrtc than the program was built for is loaded", kWhichCopy}},
          "NVRTC, nvrtcCompileProgram"},
+        // The runtime says the same when it finds no libcuda at all: a
+        // container started without the NVIDIA runtime (no --gpus, no --nv).
         {{"cudaErrorInsufficientDriver", "CUDA_ERROR_INSUFFICIENT_DRIVER"},
          true,
          {{"container_device_not_exposed",
-           "a container started without the NVIDIA runtime (no libcuda at all)", kDeviceNodes}},
-         "CUDA runtime API, cudaErrorInsufficientDriver"},
-        {{"forward_compat.words"},
-         true,
-         {{"driver_missing",
-           "the user-mode driver was updated while the old kernel module stays loaded (reboot)",
-           "cat /proc/driver/nvidia/version vs. the libcuda.so.1 release"}},
-         "CUDA, forward compatibility"},
+           "a container started without the NVIDIA runtime (no libcuda at all)",
+           "nvidia-smi inside the container (no driver there: the runtime did not mount it)"}},
+         "CUDA runtime API, cudaErrorInsufficientDriver",
+         true},
         {{"nvidia_smi.no_driver"},
          true,
          {{"hardware_or_xid_fault", "the GPU's PCIe link did not come up (riser, slot, BIOS link speed)",
@@ -160,6 +158,10 @@ const std::vector<AmbiguousEvidence>& table() {
 }
 
 }  // namespace
+
+const std::vector<AmbiguousEvidence>& all_ambiguous_evidence() {
+    return table();
+}
 
 const AmbiguousEvidence* find_ambiguous_evidence(std::string_view finding_id) {
     for (const AmbiguousEvidence& entry : table())

@@ -24,7 +24,13 @@ struct AmbiguousEvidence {
     bool usual_reading_holds;
     std::vector<AlternativeCause> alternatives;  // the catalog's own reading is not repeated here
     std::string_view source;                     // where the several causes are documented
+    // Inside a container, where the log does not show the driver's version,
+    // the words settle nothing: the container may hold no driver at all.
+    bool unsettled_in_container_without_driver = false;
 };
+
+// Every entry (a finding id is in one entry at most; the tests hold it so).
+const std::vector<AmbiguousEvidence>& all_ambiguous_evidence();
 
 // nullptr when the finding's words name one cause.
 const AmbiguousEvidence* find_ambiguous_evidence(std::string_view finding_id);

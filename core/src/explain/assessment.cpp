@@ -127,7 +127,15 @@ Assessment assess(const Explanation& explanation, std::string_view text, const A
     }
 
     if (const AmbiguousEvidence* ambiguous = find_ambiguous_evidence(decider.id)) {
-        if (!ambiguous->usual_reading_holds) {
+        bool unsettled_here = ambiguous->unsettled_in_container_without_driver &&
+                              context.in_container.value_or(false) && !explanation.shows_driver_version;
+        if (unsettled_here) {
+            out.confidence = Confidence::low;
+            out.reasons.push_back(
+                "inside a container these words come as well from a container with no "
+                "driver at all, and the log does not show the driver (" +
+                std::string(ambiguous->source) + ")");
+        } else if (!ambiguous->usual_reading_holds) {
             out.confidence = Confidence::low;
             out.reasons.push_back("several causes print these words (" + std::string(ambiguous->source) +
                                   ")");

@@ -282,6 +282,13 @@ void DeciderContext::read(std::string_view line, std::string_view lower, size_t 
                                Shown{std::string(value), printable_excerpt(line, value), line_number}};
         }
     }
+    if (!driver_version_shown_) {
+        // "Driver Version: 352.39", "driver version 470": a number after the words.
+        size_t at = lower.find("driver version");
+        size_t pos = at == std::string_view::npos ? at : lower.find_first_not_of(" :", at + 14);
+        driver_version_shown_ = pos != std::string_view::npos && pos < lower.size() &&
+                                std::isdigit(static_cast<unsigned char>(lower[pos]));
+    }
     if (!driver_cuda_) {
         size_t where = 0;
         if (auto pair = driver_cuda_release(lower, where)) {

@@ -35,6 +35,9 @@ public:
     // above it; empty when the log shows nothing that changes its meaning.
     std::optional<Finding> reread(const Finding& decider) const;
 
+    // Whether a line showed the driver's version (and so a driver).
+    bool shows_driver_version() const { return driver_version_shown_; }
+
     // Every lower-case word read() looks for: a line holding none of them
     // tells it nothing (explain skips such lines unread).
     static std::vector<std::string_view> words();
@@ -55,6 +58,7 @@ private:
     std::optional<Release> toolkit_;
     std::optional<Release> driver_cuda_;
     bool compiles_at_run_time_ = false;
+    bool driver_version_shown_ = false;
 };
 
 }  // namespace strata

@@ -443,6 +443,7 @@ Explanation explain_text(std::string_view text, bool in_container, LineSelection
         }
     }
     out.lines = line_number;
+    out.shows_driver_version = context.shows_driver_version();
     auto ranks_before = [](const Finding& a, const Finding& b) {
         if (a.specificity != b.specificity) return a.specificity > b.specificity;
         return a.line < b.line;

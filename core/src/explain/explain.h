@@ -45,6 +45,9 @@ struct Explanation {
     std::vector<const StatusCode*> codes;  // each status code the text names, once
     std::vector<XidEvent> xids;            // each Xid event, in order
     size_t lines = 0;
+    // The log shows the driver's version (an nvidia-smi header, "driver
+    // version 470"): a driver was there to answer.
+    bool shows_driver_version = false;
 };
 
 // How explain_text reads. Every finder looks for literal words, so a line

@@ -300,6 +300,18 @@ bool is_driver_library_path(std::string_view path) {
            lower.find("aarch64-linux-gnu/nvidia/") != std::string::npos;
 }
 
+// A CUDA library (cuDNN, TensorRT, the toolkit's) at the place JetPack's
+// runtime mounts it from the device (/usr/lib/aarch64-linux-gnu,
+// /usr/local/cuda*/targets/aarch64-linux).
+bool is_jetson_mounted_library(std::string_view path) {
+    std::string lower = lower_ascii(path);
+    std::string_view name = lower;
+    if (size_t slash = name.rfind('/'); slash != std::string_view::npos) name.remove_prefix(slash + 1);
+    if (soname_owner(name) != "cuda_library") return false;
+    return lower.find("/aarch64-linux-gnu/") != std::string::npos ||
+           lower.find("targets/aarch64-linux/") != std::string::npos;
+}
+
 bool names_library(std::string_view soname) {
     return soname.find(".so") != std::string_view::npos || soname.find(".dll") != std::string_view::npos;
 }
@@ -488,11 +500,18 @@ void find_loader_messages(std::string_view line, std::string_view lower, std::ve
                     "running GPU container bakes empty copies in); on a host, the driver install is "
                     "broken: reinstall it"));
         } else {
-            out.push_back(loader_finding(
+            Finding f = loader_finding(
                 "loader.not_a_library", "missing_or_mismatched_shared_library", Layer::library, 60,
                 std::string(phrase),
                 "the file found under the library's name is not a loadable library for this machine "
-                "(32/64-bit, truncated, or a text file standing in for it)"));
+                "(32/64-bit, truncated, or a text file standing in for it)");
+            // Jetson images carry empty placeholders for the CUDA, cuDNN and
+            // TensorRT libraries the NVIDIA runtime mounts from the device
+            // (its CSV mount lists): an empty one seen in a container was
+            // never mounted over.
+            if (phrase == "file too short" && is_jetson_mounted_library(path))
+                f.failure_class_in_container = "container_device_not_exposed";
+            out.push_back(std::move(f));
         }
         break;
     }
