@@ -519,6 +519,9 @@ std::function<int()> register_explain(CLI::App& app, const std::string& executab
                 driver = fact->value.get<std::string>();
         if (!options->cuda.empty() && !driver.empty())
             test_driver_against_runtime(driver, options->cuda, assessment);
+        else if (!options->cuda.empty())
+            std::cerr << "strata: --cuda " << options->cuda << " was not tested: " << options->record
+                      << " holds no driver version (driver.kernel_module.version); pass --driver\n";
         if (here_in_container && !in_container)
             std::cerr
                 << "strata: this machine is a container, but the text does not say it came from one: it is "

@@ -47,6 +47,34 @@ done
 # --record: the causes are checked on the machine the record describes.
 "$strata" doctor --json > "$out/machine.record" 2>/dev/null || true
 "$strata" explain --json --record "$out/machine.record" "libcuda.so.1: cannot open shared object file" > "$out/recorded.json"
+# --cuda with a record that holds no driver says it tested nothing.
+printf '{"checks":[{"id":"host.os","status":"pass","summary":"Debian"}]}' > "$out/no-driver.record"
+"$strata" explain --record "$out/no-driver.record" --cuda 12.4 "CUDA driver version is insufficient" \
+  >/dev/null 2>"$out/no-driver.err"
+grep -q "was not tested: .*no-driver.record holds no driver version" "$out/no-driver.err" ||
+  { echo "--cuda with a record without a driver did not say so:"; cat "$out/no-driver.err"; exit 1; } >&2
+# A record is a file a user wrote: each hostile one is one line on stderr and
+# exit 2, never a crash, a hang or a read of something that is not a file.
+hostile=$out/hostile
+mkdir -p "$hostile"
+/usr/bin/python3 -c 'print("[" * 100000 + "]" * 100000)' > "$hostile/deep.record"
+printf '{"checks":[{"id":' > "$hostile/truncated.record"
+printf '{"checks":"all of them"}' > "$hostile/not-checks.record"
+head -c 70000000 /dev/zero | tr '\0' ' ' > "$hostile/huge.record"
+mkfifo "$hostile/fifo.record"
+ln -s /dev/zero "$hostile/zero.record"
+mkdir "$hostile/dir.record"
+for record in deep truncated not-checks huge fifo zero dir; do
+  set +e
+  timeout 20 "$strata" explain --no-probe --record "$hostile/$record.record" "libcuda.so.1: cannot open shared object file" \
+    >"$hostile/$record.out" 2>"$hostile/$record.err"
+  status=$?
+  set -e
+  [ "$status" -eq 2 ] || { echo "--record $record exited $status, not 2"; cat "$hostile/$record.err"; exit 1; } >&2
+  [ "$(wc -l < "$hostile/$record.err")" -eq 1 ] ||
+    { echo "--record $record: not one line on stderr:"; cat "$hostile/$record.err"; exit 1; } >&2
+done
+rm -f "$hostile/fifo.record"
 set +e
 "$strata" explain --json --no-probe "all is well" > "$out/unrecognised.json"
 status=$?
