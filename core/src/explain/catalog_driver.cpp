@@ -68,13 +68,16 @@ const std::vector<Signal>& driver_signals() {
          "nvidia-smi is not installed: the NVIDIA driver (with its utilities) is not installed on this "
          "system",
          "bash/sh (command not found), which(1)", "container_device_not_exposed"},
-        {"runc.nvidia_smi_not_in_image", "executable file not found",
-         "nvidia-smi['\"`]?:?\\s+executable file not found", "container_device_not_exposed", Layer::container,
-         74,
+        // runc names the file first ("nvidia-smi": executable file not found),
+        // crun after the words (executable file `nvidia-smi` not found).
+        {"runc.nvidia_smi_not_in_image", "executable file",
+         "nvidia-smi['\"`]?:?\\s+executable file not found|executable file ['\"`]?nvidia-smi['\"`]? not "
+         "found",
+         "container_device_not_exposed", Layer::container, 74,
          "the container has no nvidia-smi: it was started without the NVIDIA runtime (--gpus, "
          "--runtime=nvidia or a CDI device) or without the utility capability "
          "(NVIDIA_DRIVER_CAPABILITIES)",
-         "runc / containerd (exec: executable file not found in $PATH)"},
+         "runc / containerd (exec: executable file not found in $PATH), crun"},
         {"nvidia_smi.no_devices", "no devices were found", "", "driver_missing", Layer::driver, 80,
          "the driver is loaded but enumerates no GPU (not bound, fallen off the bus, or hidden)",
          "nvidia-smi", "container_device_not_exposed"},
