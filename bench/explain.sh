@@ -7,7 +7,7 @@
 # for a list of the stack's error words (no classification, no meaning); and
 # one 50 MiB line with no line break, every report's text end to end, so every
 # finder meets its words again and again (a crafted worst case: its cost must
-# grow with its length, never more).
+# grow with its length, never more); and 1 MB of one word a regex starts from.
 # Several runs each (hyperfine), medians, ratios, all in one run.
 # Usage: bench/explain.sh [BUILD_DIR]   (default: build)
 source "$(dirname "$0")/preamble.sh" "$@"
@@ -43,6 +43,11 @@ hyperfine --warmup 1 --runs 5 --export-json "$out/log.json" \
 hyperfine --warmup 1 --runs 5 -i --export-json "$out/line.json" \
   "$strata explain --no-probe --json < $out/line.txt" \
   "grep -c -i -E '$pattern' $out/line.txt" >/dev/null
+# 1 MB of one word a signal's regex starts from, again and again (#37: the
+# backtracking engine took 42 s on it).
+/usr/bin/python3 -c 'print("vgpu " * 200000)' > "$out/vgpu.txt"
+hyperfine --warmup 1 --runs 5 -i --export-json "$out/vgpu.json" \
+  "$strata explain --no-probe --json < $out/vgpu.txt" >/dev/null
 echo "== every shipped report ($(cat "${reports[@]}" | wc -l) reports) in one --evaluate run"
 /usr/bin/python3 "$root/bench/hyperfine_summary.py" "$out/reports.json" 1000
 echo
@@ -51,3 +56,6 @@ echo "== one pasted 8 MiB log ($(wc -l < "$out/log.txt") lines): strata explain 
 echo
 echo "== one 50 MiB line (its first 2 MiB and last 6 MiB read): strata explain vs grep for the error words"
 /usr/bin/python3 "$root/bench/hyperfine_summary.py" "$out/line.json"
+echo
+echo "== 1 MB of 'vgpu vgpu ...' on one line (a crafted line for a backtracking engine)"
+/usr/bin/python3 "$root/bench/hyperfine_summary.py" "$out/vgpu.json"
