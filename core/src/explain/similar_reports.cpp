@@ -120,29 +120,50 @@ struct TermHash {
     using is_transparent = void;
     size_t operator()(std::string_view term) const { return std::hash<std::string_view>{}(term); }
 };
-using Postings = std::unordered_map<std::string, std::vector<Posting>, TermHash, std::equal_to<>>;
+// A term's postings, its idf and its rank in the sorted terms: a query sums
+// its terms in that order, so every score adds up the same way every time.
+struct Term {
+    std::vector<Posting> postings;
+    double idf = 0;
+    uint32_t rank = 0;
+};
+using Terms = std::unordered_map<std::string, Term, TermHash, std::equal_to<>>;
 struct Index {
     std::vector<std::string> sources;  // canonical_source() of each report, computed once
-    Postings postings;
-    std::vector<size_t> lengths;
-    double average_length = 1;
+    Terms terms;
+    std::vector<double> length_factors;  // BM25's 1 - b + b * length / average, by report
 };
 
 const Index& index() {
     static const Index built = [] {
         Index out;
         size_t total = 0;
+        std::vector<size_t> lengths;
         const auto& reports = shipped_reports();
         for (size_t d = 0; d < reports.size(); ++d) {
             std::unordered_map<std::string, uint32_t> counts;
             std::vector<std::string> tokens = retrieval_tokens(reports[d].error_text);
             for (std::string& token : tokens) ++counts[std::move(token)];
-            for (auto& [token, n] : counts) out.postings[token].push_back({static_cast<uint32_t>(d), n});
-            out.lengths.push_back(tokens.size());
+            for (auto& [token, n] : counts)
+                out.terms[token].postings.push_back({static_cast<uint32_t>(d), n});
+            lengths.push_back(tokens.size());
             total += tokens.size();
             out.sources.push_back(canonical_source(reports[d].source));
         }
-        if (!out.lengths.empty()) out.average_length = std::max(1.0, double(total) / out.lengths.size());
+        const double average = lengths.empty() ? 1 : std::max(1.0, double(total) / lengths.size());
+        for (size_t length : lengths)
+            out.length_factors.push_back(1 - kLengthNorm + kLengthNorm * double(length) / average);
+        const double documents = double(reports.size());
+        std::vector<std::pair<const std::string*, Term*>> sorted;
+        for (auto& [name, term] : out.terms) {
+            const double df = double(term.postings.size());
+            term.idf = std::log(1 + (documents - df + 0.5) / (df + 0.5));
+            sorted.emplace_back(&name, &term);
+        }
+        std::sort(sorted.begin(), sorted.end(),
+                  [](const auto& a, const auto& b) { return *a.first < *b.first; });
+        for (size_t rank = 0; rank < sorted.size(); ++rank)
+            sorted[rank].second->rank = static_cast<uint32_t>(rank);
         return out;
     }();
     return built;
@@ -189,34 +210,28 @@ std::vector<SimilarReport> similar_reports(std::string_view text, size_t count,
                                            std::string_view excluded_source) {
     const Index& idx = index();
     const auto& reports = shipped_reports();
-    // The query's terms that some report holds, each once, in the order of
-    // the terms (so every score sums its terms in one fixed order).
-    using Term = Postings::value_type;
+    // The query's terms that some report holds, each once, in the terms'
+    // sorted order (so every score sums its terms in one fixed order).
     std::vector<const Term*> query;
     for_each_retrieval_token(text, [&](std::string_view token) {
-        auto term = idx.postings.find(token);
-        if (term != idx.postings.end()) query.push_back(&*term);
+        auto term = idx.terms.find(token);
+        if (term != idx.terms.end()) query.push_back(&term->second);
     });
-    std::sort(query.begin(), query.end(), [](const Term* a, const Term* b) { return a->first < b->first; });
+    std::sort(query.begin(), query.end(), [](const Term* a, const Term* b) { return a->rank < b->rank; });
     query.erase(std::unique(query.begin(), query.end()), query.end());
-    const double documents = double(reports.size());
     std::vector<double> scores(reports.size(), 0.0);
     std::vector<uint32_t> touched;  // the reports sharing a term, each once
     for (const Term* term : query) {
-        const std::vector<Posting>& postings = term->second;
-        double df = double(postings.size());
-        double idf = std::log(1 + (documents - df + 0.5) / (df + 0.5));
-        for (const Posting& posting : postings) {
-            const double length_factor =
-                1 - kLengthNorm + kLengthNorm * double(idx.lengths[posting.report]) / idx.average_length;
+        for (const Posting& posting : term->postings) {
             const double tf = posting.count;
             if (scores[posting.report] == 0.0) touched.push_back(posting.report);
-            scores[posting.report] +=
-                idf * tf * (kTermSaturation + 1) / (tf + kTermSaturation * length_factor);
+            scores[posting.report] += term->idf * tf * (kTermSaturation + 1) /
+                                      (tf + kTermSaturation * idx.length_factors[posting.report]);
         }
     }
     const std::string excluded = canonical_source(excluded_source);
     std::vector<SimilarReport> scored;
+    scored.reserve(touched.size());
     std::sort(touched.begin(), touched.end());  // ties keep the shipped order
     for (uint32_t d : touched) {
         if (scores[d] < kMinScore || (!excluded.empty() && idx.sources[d] == excluded)) continue;
