@@ -2,15 +2,19 @@
 // linear in the input (no backtracking, no recursion: a crafted line costs
 // what a plain one of its length does).
 //
-// Two automata, both built once:
+// Built once:
 //  - one alternation of the words every literal a finder needs (signal
 //    anchors, printed texts, the other finders' words) contains, run over the
 //    whole log: the lines holding none of them are skipped unread, at DFA
 //    speed;
-//  - one RE2::Set of the signals' anchors and word lists and of the printed
-//    texts, run on each line that is read: which of them occur.
-// A signal's regex runs, compiled on first use, only on a line that holds
-// its anchor. RE2 was chosen over Hyperscan because it builds on every
+//  - one RE2::Set of the signals' anchors and the printed texts, run on each
+//    line that is read: which of them occur;
+//  - per finder of explain's own, one alternation of its words: whether it
+//    can find anything on the line.
+// A signal's word list ("any:") is checked by its finder, and its regex runs,
+// compiled on first use, only on a line that holds its anchor. Short common
+// words stay out of the Set: RE2's many-match DFA multiplies its states by
+// them. RE2 was chosen over Hyperscan because it builds on every
 // architecture a GPU node runs (Hyperscan is x86-only; Grace nodes are arm64).
 //
 // The Set only narrows: every candidate it returns is confirmed by its
