@@ -375,11 +375,7 @@ Explanation explain_text(std::string_view text, bool in_container, LineSelection
     const LinePatterns& patterns = line_patterns();
     Explanation out;
     // By id, looked up by a view (a signal's id) without making a string.
-    struct IdHash {
-        using is_transparent = void;
-        size_t operator()(std::string_view id) const { return std::hash<std::string_view>{}(id); }
-    };
-    std::unordered_map<std::string, size_t, IdHash, std::equal_to<>> first_of_id;
+    std::unordered_map<std::string, size_t, StringViewHash, std::equal_to<>> first_of_id;
     SearchPathEvidence search_path;
     DeciderContext context;
     size_t line_number = 0;
@@ -403,9 +399,7 @@ Explanation explain_text(std::string_view text, bool in_container, LineSelection
             if (next_literal == std::string_view::npos || next_literal >= start + line.size()) continue;
         }
         if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
-        lower.assign(line);
-        for (char& c : lower)
-            if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+        assign_lower_ascii(line, lower);
         if (selection == LineSelection::every_line)
             patterns.everything(candidates);
         else

@@ -289,10 +289,15 @@ void sibling_symbol_version(std::string_view line, size_t phrase_at, size_t symb
 // A driver library by its name (soname_owner), or by where Jetson's driver
 // lives: L4T's tegra/ and JetPack 6's aarch64-linux-gnu/nvidia/ directories,
 // whose libraries (libnvrm_*, libnvdla_*, libnvos) the runtime mounts.
+// The file name of a lower-cased path.
+std::string_view file_name(std::string_view lower_path) {
+    size_t slash = lower_path.rfind('/');
+    return slash == std::string_view::npos ? lower_path : lower_path.substr(slash + 1);
+}
+
 bool is_driver_library_path(std::string_view path) {
     std::string lower = lower_ascii(path);
-    std::string_view name = lower;
-    if (size_t slash = name.rfind('/'); slash != std::string_view::npos) name.remove_prefix(slash + 1);
+    std::string_view name = file_name(lower);
     if (soname_owner(name) == "driver") return true;
     for (std::string_view prefix : {"libnvrm", "libnvdla", "libnvos"})
         if (name.starts_with(prefix)) return true;
@@ -305,9 +310,7 @@ bool is_driver_library_path(std::string_view path) {
 // /usr/local/cuda*/targets/aarch64-linux).
 bool is_jetson_mounted_library(std::string_view path) {
     std::string lower = lower_ascii(path);
-    std::string_view name = lower;
-    if (size_t slash = name.rfind('/'); slash != std::string_view::npos) name.remove_prefix(slash + 1);
-    if (soname_owner(name) != "cuda_library") return false;
+    if (soname_owner(file_name(lower)) != "cuda_library") return false;
     return lower.find("/aarch64-linux-gnu/") != std::string::npos ||
            lower.find("targets/aarch64-linux/") != std::string::npos;
 }

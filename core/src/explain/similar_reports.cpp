@@ -86,9 +86,7 @@ void for_each_retrieval_token(std::string_view text, const Take& take) {
         while (!raw.empty() && raw.front() == '.') raw.remove_prefix(1);
         while (!raw.empty() && raw.back() == '.') raw.remove_suffix(1);
         if (raw.size() < 2 || raw.size() > 64 || all_digits_or_dots(raw)) continue;
-        lower.assign(raw);
-        for (char& c : lower)
-            if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+        assign_lower_ascii(raw, lower);
         if (lower.starts_with("0x") || is_stopword(lower)) continue;
         fold_into(lower, folded);
         take(std::string_view(folded));
@@ -115,11 +113,6 @@ struct Posting {
     uint32_t report;
     uint32_t count;
 };
-// Looks a term up by a view, without making a string of it.
-struct TermHash {
-    using is_transparent = void;
-    size_t operator()(std::string_view term) const { return std::hash<std::string_view>{}(term); }
-};
 // A term's postings, its idf and its rank in the sorted terms: a query sums
 // its terms in that order, so every score adds up the same way every time.
 struct Term {
@@ -127,7 +120,7 @@ struct Term {
     double idf = 0;
     uint32_t rank = 0;
 };
-using Terms = std::unordered_map<std::string, Term, TermHash, std::equal_to<>>;
+using Terms = std::unordered_map<std::string, Term, StringViewHash, std::equal_to<>>;
 struct Index {
     std::vector<std::string> sources;  // canonical_source() of each report, computed once
     Terms terms;

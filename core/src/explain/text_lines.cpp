@@ -37,10 +37,15 @@ std::vector<std::string_view> text_lines(std::string_view text) {
 }
 
 std::string lower_ascii(std::string_view text) {
-    std::string out(text);
+    std::string out;
+    assign_lower_ascii(text, out);
+    return out;
+}
+
+void assign_lower_ascii(std::string_view text, std::string& out) {
+    out.assign(text);
     for (char& c : out)
         if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    return out;
 }
 
 std::string printable_excerpt(std::string_view line, std::string_view matched) {
