@@ -16,6 +16,7 @@
 #include <set>
 
 #include "benchmark_results.h"
+#include "change_text.h"
 #include "cli/benchmark_session.h"
 #include "cli/commands.h"
 #include "cli/comparison_output.h"
@@ -28,6 +29,7 @@
 #include "plugins/plugin_trust.h"
 #include "report/atomic_file.h"
 #include "report/writers.h"
+#include "results_html.h"
 #include "results_merge.h"
 
 namespace strata::cli {
@@ -40,7 +42,7 @@ struct BenchOptions {
     PluginOptions plugins;
     EnvironmentOptions environments;  // where --jit-installed looks for frameworks
     BenchmarkRequest request;
-    std::string out = "strata-bench.json";
+    std::string out = "strata-bench.json", html;
     bool markdown = false;
     std::vector<std::string> side_by_side;
 };
@@ -76,7 +78,7 @@ bool print_results(const Json& merged, bool markdown) {
             std::snprintf(pct, sizeof pct, "%.1f", peak);
         std::string median = !series.error.empty()    ? "error: " + series.error
                              : series.samples.empty() ? "-"
-                                                      : time_text(bench::median(series.samples));
+                                                      : bench::time_text(bench::median(series.samples));
         if (markdown) {
             std::cout << "| " << series.name << " | " << median << " | " << gbps << " | " << tflops << " | "
                       << pct << " |\n";
@@ -218,11 +220,18 @@ int side_by_side(const RunOptions& run, const BenchOptions& options, const std::
         files.push_back(
             bench::parse_results(to_json_text(bench::merge_runs(runs[b], context)), builds[b].name));
     bool tripped = false;
+    std::vector<bench::Comparison> comparisons;
     for (size_t b = 1; b < builds.size(); ++b) {
         std::cout << "\n" << builds[b].name << " against " << builds[0].name << ":\n";
-        auto comparison = bench::compare_results(files[0], files[b], {});
-        print_comparison(comparison, options.markdown);
-        tripped |= comparison.gate_tripped;
+        comparisons.push_back(bench::compare_results(files[0], files[b], {}));
+        print_comparison(comparisons.back(), options.markdown);
+        tripped |= comparisons.back().gate_tripped;
+    }
+    if (!options.html.empty()) {
+        std::vector<fleet::ComparedRuns> pairs;
+        for (size_t b = 1; b < builds.size(); ++b)
+            pairs.push_back({builds[0].name, builds[b].name, &files[0], &files[b], &comparisons[b - 1]});
+        write_file_atomically(options.html, fleet::render_comparison_html(pairs, "real_time"));
     }
     return tripped ? 1 : 0;
 }
@@ -239,6 +248,7 @@ std::function<int()> register_bench(CLI::App& app, const std::string& executable
     command->add_option("--out", options->out, "Where to write the results (Google Benchmark JSON)")
         ->check(non_empty_path());
     command->add_flag("--markdown", options->markdown, "Print the table as Markdown");
+    add_html_option(*command, options->html);
     command
         ->add_option("--side-by-side", options->side_by_side,
                      "NAME=LIBDIR builds to compare, each put first on the library path of its own workers")
@@ -247,7 +257,8 @@ std::function<int()> register_bench(CLI::App& app, const std::string& executable
 
     return [options, executable]() {
         std::regex filter = benchmark_filter(options->request.filter);
-        if (!options->out.empty()) prepare_output_file(options->out);
+        for (const std::string* output : {&options->out, &options->html})
+            if (!output->empty()) prepare_output_file(*output);
         RunOptions run = make_run_options(options->plugins, options->environments, executable);
         if (!runner_available(executable))
             throw std::runtime_error("this strata was built without the benchmark runner (" +
@@ -262,6 +273,9 @@ std::function<int()> register_bench(CLI::App& app, const std::string& executable
         }
         write_file_atomically(options->out, to_json_text(*session.merged, 2) + "\n");
         bool failed = print_results(*session.merged, options->markdown);
+        if (!options->html.empty())
+            write_file_atomically(options->html, fleet::render_results_html(bench::parse_results(
+                                                     to_json_text(*session.merged), options->out)));
         std::cout << "results: " << options->out << "\n";
         return session.skipped.empty() && !failed ? 0 : 1;
     };

@@ -12,6 +12,8 @@
 #include "cli/run_options.h"
 #include "comparison.h"
 #include "model/usage_error.h"
+#include "report/atomic_file.h"
+#include "results_html.h"
 
 namespace strata::cli {
 
@@ -50,7 +52,7 @@ std::function<bool(const std::string&)> name_filter(const std::string& pattern) 
 
 std::function<int()> register_compare(CLI::App& app) {
     struct Options {
-        std::string base, next, threshold = "2%", fail_above, metric = "real_time", filter;
+        std::string base, next, threshold = "2%", fail_above, metric = "real_time", filter, html;
         double alpha = 0.05;
         bool json = false, markdown = false;
     };
@@ -74,8 +76,10 @@ std::function<int()> register_compare(CLI::App& app) {
                         "Compare only benchmarks whose name matches this regular expression (POSIX ERE)");
     auto* json = command->add_flag("--json", options->json, "Print the comparison as JSON");
     command->add_flag("--markdown", options->markdown, "Print the table as Markdown")->excludes(json);
+    add_html_option(*command, options->html);
 
     return [options]() {
+        if (!options->html.empty()) prepare_output_file(options->html);
         bench::ComparisonOptions settings;
         settings.threshold = parse_percent(options->threshold, "--threshold");
         settings.alpha = options->alpha;
@@ -87,6 +91,10 @@ std::function<int()> register_compare(CLI::App& app) {
         bench::ResultsFile base = bench::read_results_file(options->base, metric);
         bench::ResultsFile next = bench::read_results_file(options->next, metric);
         bench::Comparison result = bench::compare_results(base, next, settings);
+        if (!options->html.empty())
+            write_file_atomically(
+                options->html,
+                fleet::render_comparison_html({{"BASE", "NEW", &base, &next, &result}}, options->metric));
         if (options->json) {
             std::cout << command_document(comparison_json(result, options->metric), "compare",
                                           result.gate_tripped ? 1 : 0);

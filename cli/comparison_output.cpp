@@ -30,23 +30,6 @@ std::string p_text(const bench::ComparisonRow& row) {
 
 }  // namespace
 
-std::string time_text(double ns) {
-    char text[32];
-    // Past a million seconds "%.3f" would outgrow the buffer and be cut
-    // without its unit; such a time is corrupt or hostile, shown as it is.
-    if (ns >= 1e15)
-        std::snprintf(text, sizeof text, "%.3g s", ns / 1e9);
-    else if (ns >= 1e9)
-        std::snprintf(text, sizeof text, "%.3f s", ns / 1e9);
-    else if (ns >= 1e6)
-        std::snprintf(text, sizeof text, "%.3f ms", ns / 1e6);
-    else if (ns >= 1e3)
-        std::snprintf(text, sizeof text, "%.3f us", ns / 1e3);
-    else
-        std::snprintf(text, sizeof text, "%.1f ns", ns);
-    return text;
-}
-
 Json comparison_json(const bench::Comparison& result, std::string_view metric) {
     Json rows = Json::array();
     for (const auto& row : result.rows) {
@@ -77,8 +60,8 @@ Json comparison_json(const bench::Comparison& result, std::string_view metric) {
 void print_comparison(const bench::Comparison& result, bool markdown) {
     std::vector<std::vector<std::string>> table;
     for (const auto& row : result.rows)
-        table.push_back({row.name, row.base_ns > 0 ? time_text(row.base_ns) : "-",
-                         row.new_ns > 0 ? time_text(row.new_ns) : "-",
+        table.push_back({row.name, row.base_ns > 0 ? bench::time_text(row.base_ns) : "-",
+                         row.new_ns > 0 ? bench::time_text(row.new_ns) : "-",
                          row.ratio > 0 ? time_change(row.ratio) : "-", p_text(row),
                          std::string(bench::verdict_name(row.verdict)) + (row.trips_gate ? " (gate)" : "")});
     const std::vector<std::string> header = {"benchmark", "base", "new", "change", "p", "verdict"};

@@ -14,7 +14,4 @@ inline constexpr const char* kComparisonSchemaVersion = "1.0.0";
 // `metric`: real_time or cpu_time, the time the medians are of.
 Json comparison_json(const bench::Comparison& result, std::string_view metric);
 
-// 1234.5 ns -> "1.234 us"
-std::string time_text(double ns);
-
 }  // namespace strata::cli

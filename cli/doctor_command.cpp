@@ -36,7 +36,7 @@ std::function<int()> register_doctor(CLI::App& app, const std::string& executabl
         PluginOptions plugins;
         EnvironmentOptions environments;
         bool json = false, markdown = false, no_selftest = false, prove_frameworks = false;
-        std::string junit, color = "auto", prometheus, level = "full";
+        std::string junit, color = "auto", prometheus, html, level = "full";
         std::vector<std::string> ignore_checks;
         HealthOptions health;
     };
@@ -50,6 +50,7 @@ std::function<int()> register_doctor(CLI::App& app, const std::string& executabl
     command->add_option("--junit", options->junit, "Also write the checks as JUnit XML to FILE")
         ->check(non_empty_path());
     add_prometheus_option(*command, options->prometheus);
+    add_html_option(*command, options->html);
     add_ignore_check_option(*command, options->ignore_checks);
     add_health_options(*command, options->health);
     command->add_flag("--prove-frameworks", options->prove_frameworks,
@@ -65,7 +66,7 @@ std::function<int()> register_doctor(CLI::App& app, const std::string& executabl
 
     return [options, executable]() {
         auto started = std::chrono::steady_clock::now();
-        for (const std::string* output : {&options->prometheus, &options->junit})
+        for (const std::string* output : {&options->prometheus, &options->junit, &options->html})
             if (!output->empty()) prepare_output_file(*output);
         RunOptions run = make_run_options(options->plugins, options->environments, executable);
         run.selftests = !options->no_selftest;
@@ -84,6 +85,7 @@ std::function<int()> register_doctor(CLI::App& app, const std::string& executabl
         if (!options->junit.empty()) write_file_atomically(options->junit, render_junit(report, info));
         if (!options->prometheus.empty())
             write_prometheus_file(options->prometheus, render_prometheus(report, info));
+        if (!options->html.empty()) write_file_atomically(options->html, render_html(report, info));
         if (options->json)
             std::cout << to_json_text(report_to_json(report, info), 2) << '\n';
         else if (options->markdown)

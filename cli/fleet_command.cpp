@@ -24,7 +24,7 @@ namespace strata::cli {
 std::function<int()> register_fleet(CLI::App& app) {
     struct Options {
         std::vector<std::string> records, ignore_checks;
-        std::string expect, min_deviation = "0", metric = "auto", prometheus;
+        std::string expect, min_deviation = "0", metric = "auto", prometheus, html;
         size_t min_group = 3;
         bool json = false, markdown = false, drain = false, yes = false, no_job_nodes = false;
     };
@@ -53,12 +53,14 @@ std::function<int()> register_fleet(CLI::App& app) {
         command->add_flag("--json", options->json, "Print the analysis as JSON (docs/fleet.schema.json)");
     command->add_flag("--markdown", options->markdown, "Print the analysis as Markdown")->excludes(json);
     add_prometheus_option(*command, options->prometheus);
+    add_html_option(*command, options->html);
     command->add_flag("--drain", options->drain,
                       "Print the scontrol commands that drain the nodes that need attention");
     command->add_flag("--yes", options->yes, "With --drain: run those commands")->needs("--drain");
 
     return [options]() {
-        if (!options->prometheus.empty()) prepare_output_file(options->prometheus);
+        for (const std::string* output : {&options->prometheus, &options->html})
+            if (!output->empty()) prepare_output_file(*output);
         fleet::FleetOptions analysis;
         analysis.min_deviation = parse_percentage("--min-deviation", options->min_deviation, true);
         analysis.min_group = options->min_group;
@@ -76,6 +78,7 @@ std::function<int()> register_fleet(CLI::App& app) {
         fleet::FleetResult result = fleet::analyze_fleet(read.records, analysis, read.unreadable);
         if (!options->prometheus.empty())
             write_prometheus_file(options->prometheus, fleet::render_fleet_prometheus(result));
+        if (!options->html.empty()) write_file_atomically(options->html, fleet::render_fleet_html(result));
         // The JSON's exit_code is the analysis' (a failing --drain --yes
         // command, status 3, comes after the document is printed).
         if (options->json)

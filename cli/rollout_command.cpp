@@ -26,6 +26,7 @@
 #include "plugins/plugin_trust.h"
 #include "probes/run_program.h"
 #include "record.h"
+#include "report/atomic_file.h"
 #include "report/writers.h"
 #include "rollout.h"
 #include "rollout_report.h"
@@ -43,7 +44,7 @@ struct RolloutOptions {
     double confidence = 95;
     bool json = false, markdown = false;
     // --compat-driver
-    std::string compat_driver, keep, level = "quick", filter = ".";
+    std::string compat_driver, keep, level = "quick", filter = ".", html;
     int sessions = 3, repetitions = 0;
     double session_timeout_s = 3600;
     bool no_benchmarks = false;
@@ -51,6 +52,7 @@ struct RolloutOptions {
 
 int print_decision(const fleet::RolloutResult& result, const RolloutOptions& options) {
     int status = result.decision == fleet::Decision::go ? 0 : 1;
+    if (!options.html.empty()) write_file_atomically(options.html, fleet::render_rollout_html(result));
     if (options.json)
         std::cout << command_document(fleet::rollout_to_json(result), "rollout", status);
     else if (options.markdown)
@@ -218,6 +220,7 @@ std::function<int()> register_rollout(CLI::App& app, const std::string& executab
         "real_time, cpu_time or a counter name");
     auto* json = command->add_flag("--json", options->json, "Print the decision as JSON");
     command->add_flag("--markdown", options->markdown, "Print the decision as Markdown")->excludes(json);
+    add_html_option(*command, options->html);
     command
         ->add_option("--compat-driver", options->compat_driver,
                      "Qualify the forward-compatibility driver in DIR against the installed one on this node")
@@ -243,6 +246,7 @@ std::function<int()> register_rollout(CLI::App& app, const std::string& executab
     return [options, executable]() {
         double threshold = parse_percentage("--threshold", options->threshold);
         if (options->metric.empty()) throw UsageError("--metric needs a value");
+        if (!options->html.empty()) prepare_output_file(options->html);
         if (!options->compat_driver.empty()) {
             if (!options->sides.empty() || !options->base.empty() || !options->candidate.empty())
                 throw UsageError("--compat-driver records both sides itself: give no BASE or CAND");

@@ -110,6 +110,13 @@ void add_ignore_check_option(CLI::App& command, std::vector<std::string>& patter
         ->allow_extra_args(false);
 }
 
+void add_html_option(CLI::App& command, std::string& path) {
+    command
+        .add_option("--html", path,
+                    "Also write a self-contained HTML report (plots and the numbers behind them) to this file")
+        ->check(non_empty_path());
+}
+
 void add_prometheus_option(CLI::App& command, std::string& path) {
     command
         .add_option("--prometheus", path,

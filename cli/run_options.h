@@ -19,6 +19,9 @@ CLI::Validator non_empty_path();
 // `zero_allowed`. Throws UsageError naming the option otherwise.
 double parse_percentage(const std::string& option, const std::string& text, bool zero_allowed = false);
 
+// --html FILE: a self-contained HTML page (plots and the numbers behind
+// them), written atomically; the path is checked before any work.
+void add_html_option(CLI::App& command, std::string& path);
 // --prometheus FILE: node_exporter textfile metrics, written atomically.
 void add_prometheus_option(CLI::App& command, std::string& path);
 // Writes the file; a name node_exporter would not read (it reads *.prom) is

@@ -51,4 +51,21 @@ std::string change_text(double ratio, const std::string& metric, bool bigger_is_
     return out + " (" + direction_word(ratio, metric, bigger_is_better) + ")";
 }
 
+std::string time_text(double ns) {
+    char text[32];
+    // Past a million seconds "%.3f" would outgrow the buffer and be cut
+    // without its unit; such a time is corrupt or hostile, shown as it is.
+    if (ns >= 1e15)
+        std::snprintf(text, sizeof text, "%.3g s", ns / 1e9);
+    else if (ns >= 1e9)
+        std::snprintf(text, sizeof text, "%.3f s", ns / 1e9);
+    else if (ns >= 1e6)
+        std::snprintf(text, sizeof text, "%.3f ms", ns / 1e6);
+    else if (ns >= 1e3)
+        std::snprintf(text, sizeof text, "%.3f us", ns / 1e3);
+    else
+        std::snprintf(text, sizeof text, "%.1f ns", ns);
+    return text;
+}
+
 }  // namespace strata::bench

@@ -29,4 +29,7 @@ std::string signed_change(double ratio);
 std::string change_text(double ratio, const std::string& metric, bool bigger_is_better,
                         std::optional<double> low = std::nullopt, std::optional<double> high = std::nullopt);
 
+// 1234.5 ns -> "1.234 us": a time in the unit that reads best.
+std::string time_text(double ns);
+
 }  // namespace strata::bench

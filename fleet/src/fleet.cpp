@@ -201,11 +201,17 @@ void judge_performance(const std::vector<Node>& nodes, const std::vector<size_t>
             std::vector<double> distances;
             for (double value : logs) distances.push_back(std::fabs(value - center));
             double spread = std::max(1.4826 * robust_median(distances), std::log1p(options.spread_floor));
+            GroupBenchmark& matrix = group.judged.emplace_back();
+            matrix.name = name;
+            matrix.metric = metric;
+            matrix.group_median = std::exp(center);
             for (const auto& [node, value] : medians) {
                 ++judged_on[node];
                 double worse_by = bigger ? center - value : value - center;  // in logs, > 0: worse
                 double relative = std::expm1(bigger ? value - center : center - value);  // < 0: worse
-                if (worse_by <= kOutlierScale * spread || -relative < options.min_deviation) continue;
+                bool outlier = worse_by > kOutlierScale * spread && -relative >= options.min_deviation;
+                matrix.cells.push_back({node, std::exp(value), relative, outlier});
+                if (!outlier) continue;
                 slower[node].push_back(
                     {name, metric, node, std::exp(value), std::exp(center), relative, worse_by / spread});
             }
@@ -360,7 +366,7 @@ FleetResult analyze_fleet(const std::vector<NodeRecord>& records, const FleetOpt
         for (const auto& [label, field] : nodes[n].fields)
             if (grouping_field(nodes[n], field)) key += label + "=" + field.value + "\n";
         auto [it, added] = group_index.emplace(key, result.groups.size());
-        if (added) result.groups.push_back({group_description(nodes[n]), {}, 0, {}});
+        if (added) result.groups.push_back({group_description(nodes[n]), {}, 0, {}, {}});
         result.groups[it->second].nodes.push_back(nodes[n].name);
         group_of[n] = it->second;
     }

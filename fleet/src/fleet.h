@@ -69,11 +69,27 @@ struct FleetProblem {
     size_t group = 0;                       // outliers: index into FleetResult::groups
 };
 
+// One benchmark judged across a group: every node's place against the median
+// (what the HTML report's heat map draws), not only the outliers'.
+struct GroupBenchmark {
+    std::string name;
+    std::string metric;
+    double group_median = 0;
+    struct Cell {
+        std::string node;
+        double value = 0;      // the node's median of the metric
+        double deviation = 0;  // performance against the group's median, signed: negative is worse
+        bool outlier = false;
+    };
+    std::vector<Cell> cells;  // by node name
+};
+
 struct FleetGroup {
     std::string description;  // "8 x NVIDIA H200, driver 580.65.06, CUDA 13.0, cuBLAS 13.1"
     std::vector<std::string> nodes;
     size_t benchmarks_judged = 0;
     std::vector<std::string> too_small;  // benchmarks too few nodes measured
+    std::vector<GroupBenchmark> judged;  // in the order first seen
 };
 
 struct FleetResult {

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "benchmark_metric.h"
+#include "fleet_wording.h"
 #include "hostlist.h"
 #include "report/markdown_cell.h"
 #include "report/prometheus_text.h"
@@ -15,63 +16,17 @@ namespace {
 // Slurm keeps a reason as given; a short one fits `sinfo -R`'s column.
 constexpr size_t kMaxReasonLength = 120;
 
-std::string marker(const FleetProblem& problem) {
-    return problem.attention ? "FAIL" : "note";
-}
-
-std::string group_text(const FleetGroup& group, size_t min_group) {
-    std::string out = group.description + ": " + compress_hostlist(group.nodes) + " (" +
-                      std::to_string(group.nodes.size()) + " node" + (group.nodes.size() == 1 ? "" : "s") +
-                      ")";
-    if (group.benchmarks_judged > 0)
-        out += ", " + std::to_string(group.benchmarks_judged) + " benchmark(s) judged";
-    if (!group.too_small.empty())
-        out +=
-            group.benchmarks_judged == 0 && group.nodes.size() < min_group
-                ? ", too small to judge performance (" + std::to_string(min_group) + " nodes needed)"
-                : ", " + std::to_string(group.too_small.size()) + " benchmark(s) measured on too few nodes";
-    return out;
-}
-
-std::string headline(const FleetResult& result) {
-    std::string out = std::to_string(result.nodes.size()) + " node(s) reported";
-    if (!result.options.expected.empty())
-        out += " of " + std::to_string(result.options.expected.size()) + " expected";
-    out += ", " + std::to_string(result.records) + " record(s)";
-    if (!result.unreadable.empty()) out += " (" + std::to_string(result.unreadable.size()) + " unreadable)";
-    out += "; ";
-    out += result.attention.empty() ? "no node needs attention"
-                                    : std::to_string(result.attention.size()) +
-                                          " need attention: " + compress_hostlist(result.attention);
-    return out;
-}
-
-// The reason names the file, and a file name may hold a line break: one
-// record must not print a second FAIL line of its own making.
-std::string unreadable_line(const UnreadableRecord& record) {
-    std::string out = "unreadable record, its node counted as not reported: ";
-    for (char c : record.reason) {
-        if (c == '\n')
-            out += "\\n";
-        else if (c == '\r')
-            out += "\\r";
-        else
-            out += c;
-    }
-    return out;
-}
-
 }  // namespace
 
 std::string render_fleet_text(const FleetResult& result) {
     std::ostringstream out;
-    out << "fleet: " << headline(result) << "\n";
+    out << "fleet: " << fleet_headline(result) << "\n";
     if (!result.problems.empty() || !result.unreadable.empty() || !result.not_judged.empty()) out << "\n";
     for (const UnreadableRecord& record : result.unreadable)
         out << "  FAIL  " << unreadable_line(record) << "\n";
     if (!result.not_judged.empty()) out << "  FAIL  " << result.not_judged << "\n";
     for (const FleetProblem& problem : result.problems)
-        out << "  " << marker(problem) << "  " << problem.line << "\n";
+        out << "  " << problem_marker(problem) << "  " << problem.line << "\n";
     out << "\ngroups of like nodes (same GPUs, driver and libraries):\n";
     for (const FleetGroup& group : result.groups)
         out << "  " << group_text(group, result.options.min_group) << "\n";
@@ -143,14 +98,14 @@ Json fleet_to_json(const FleetResult& result) {
 
 std::string render_fleet_markdown(const FleetResult& result) {
     std::ostringstream out;
-    out << "## strata fleet\n\n" << markdown_cell(headline(result)) << "\n\n";
+    out << "## strata fleet\n\n" << markdown_cell(fleet_headline(result)) << "\n\n";
     if (!result.problems.empty() || !result.unreadable.empty() || !result.not_judged.empty()) {
         out << "| | problem | nodes |\n|---|---|---|\n";
         for (const UnreadableRecord& record : result.unreadable)
             out << "| FAIL | " << markdown_cell(unreadable_line(record)) << " | |\n";
         if (!result.not_judged.empty()) out << "| FAIL | " << markdown_cell(result.not_judged) << " | |\n";
         for (const FleetProblem& problem : result.problems)
-            out << "| " << marker(problem) << " | " << markdown_cell(problem.line) << " | "
+            out << "| " << problem_marker(problem) << " | " << markdown_cell(problem.line) << " | "
                 << markdown_cell(compress_hostlist(problem.nodes)) << " |\n";
         out << "\n";
     }

@@ -17,6 +17,10 @@ std::string render_fleet_text(const FleetResult& result);
 Json fleet_to_json(const FleetResult& result);
 std::string render_fleet_markdown(const FleetResult& result);
 std::string render_fleet_prometheus(const FleetResult& result);
+// One self-contained page: the nodes that need attention (failing and missing
+// first), then per group of like nodes a heat map of every node's deviation
+// from the group median on every benchmark, outliers marked, and its numbers.
+std::string render_fleet_html(const FleetResult& result);
 
 // One `scontrol update nodename=N state=drain reason="strata-fleet: …"` per node
 // that needs attention, as argv (run without a shell). A node name from a

@@ -310,6 +310,9 @@ BenchmarkJudgement judge_benchmark(const std::string& name, const SideSamples& b
     for (const auto* side : {&base, &candidate})
         for (const auto& [node, values] : side->by_node)
             if (!std::binary_search(common.begin(), common.end(), node)) left_out.push_back(node);
+    for (const std::string& node : common)
+        out.node_ratios.emplace_back(
+            node, bench::median(candidate.by_node.at(node)) / bench::median(base.by_node.at(node)));
     std::string unpaired_note = common.empty() || left_out.empty()
                                     ? ""
                                     : " (" + join(left_out) + " on one side only: left out of the pairing)";

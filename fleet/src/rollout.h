@@ -73,6 +73,8 @@ struct BenchmarkJudgement {
     size_t base_units = 0, candidate_units = 0;  // nodes, or repetitions
     Decision decision = Decision::inconclusive;
     std::string reason;  // why, and for inconclusive what would settle it
+    // Each node measured on both sides: CAND/BASE of its medians, by node name.
+    std::vector<std::pair<std::string, double>> node_ratios;
 };
 
 struct RolloutSide {

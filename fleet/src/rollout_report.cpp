@@ -6,75 +6,9 @@
 #include "benchmark_metric.h"
 #include "change_text.h"
 #include "report/markdown_cell.h"
+#include "rollout_wording.h"
 
 namespace strata::fleet {
-
-namespace {
-
-std::string join(const std::vector<std::string>& items, const char* separator) {
-    std::string out;
-    for (size_t i = 0; i < items.size(); ++i) out += (i ? separator : "") + items[i];
-    return out;
-}
-
-std::string side_text(const RolloutSide& side) {
-    return std::to_string(side.records) + " record(s) from " + std::to_string(side.nodes.size()) +
-           " node(s)" + (side.nodes.size() <= 6 ? " (" + join(side.nodes, ", ") + ")" : "") + ", " +
-           std::to_string(side.measured) + " with benchmarks";
-}
-
-std::string_view role_name(FieldRole role) {
-    switch (role) {
-        case FieldRole::driver: return "driver";
-        case FieldRole::invalidating: return "invalidates";
-        case FieldRole::informational: return "noted";
-    }
-    return "noted";
-}
-
-std::string_view check_kind_name(CheckChangeKind kind) {
-    switch (kind) {
-        case CheckChangeKind::regressed: return "regressed";
-        case CheckChangeKind::improved: return "improved";
-        case CheckChangeKind::only_in_base: return "only in BASE";
-        case CheckChangeKind::only_in_candidate: return "only in CAND";
-        case CheckChangeKind::fails_on_both: return "fails on both";
-    }
-    return "";
-}
-
-// "BASE 8 GB/s, CAND 6 GB/s": the medians in the unit people quote.
-std::string quoted_medians(const BenchmarkJudgement& j) {
-    if (!j.base_value || !j.candidate_value) return "";
-    return "BASE " + quoted_value(j.metric, *j.base_value) + ", CAND " +
-           quoted_value(j.metric, *j.candidate_value);
-}
-
-// A group's judgements in the order judged, less the JIT proof's fat binaries that loaded on
-// both sides (thousands for a large framework): those are counted in
-// `loaded_proofs` and said in one line. Refusals stay rows of their own.
-std::vector<const BenchmarkJudgement*> in_group(const RolloutResult& result, std::string_view group,
-                                                size_t& loaded_proofs) {
-    std::vector<const BenchmarkJudgement*> out;
-    loaded_proofs = 0;
-    for (const BenchmarkJudgement& j : result.benchmarks) {
-        if (benchmark_group(j.name) != group) continue;
-        if (bench::is_load_proof(j.name) && j.decision == Decision::go)
-            ++loaded_proofs;
-        else
-            out.push_back(&j);
-    }
-    return out;
-}
-
-std::string loaded_proofs_text(size_t count) {
-    return "driver/jit_installed: " + std::to_string(count) +
-           " installed fat binaries JIT-compiled and loaded by CAND as by BASE (their time is in the total)";
-}
-
-constexpr std::string_view kGroups[] = {"driver-facing", "kernels and libraries"};
-
-}  // namespace
 
 std::string render_rollout_text(const RolloutResult& result) {
     std::ostringstream out;
@@ -84,8 +18,8 @@ std::string render_rollout_text(const RolloutResult& result) {
     if (!result.changes.empty()) {
         out << "\nwhat changed:\n";
         for (const EnvironmentChange& change : result.changes)
-            out << "  " << change.label << ": " << join(change.base, " | ") << " -> "
-                << join(change.candidate, " | ") << "  (" << role_name(change.role) << ")\n";
+            out << "  " << change.label << ": " << join_items(change.base, " | ") << " -> "
+                << join_items(change.candidate, " | ") << "  (" << role_name(change.role) << ")\n";
     }
     if (!result.checks.empty()) {
         out << "\ncompatibility:\n";
@@ -93,7 +27,7 @@ std::string render_rollout_text(const RolloutResult& result) {
             out << "  " << check_kind_name(change.kind) << ": " << change.id
                 << (change.device ? " (GPU " + std::to_string(*change.device) + ")" : "") << "  "
                 << status_name(change.base) << " -> " << status_name(change.candidate)
-                << (change.nodes.empty() ? "" : "  on " + join(change.nodes, ", ")) << "\n      "
+                << (change.nodes.empty() ? "" : "  on " + join_items(change.nodes, ", ")) << "\n      "
                 << change.summary << "\n";
     }
     if (!result.benchmarks.empty()) {
@@ -101,7 +35,7 @@ std::string render_rollout_text(const RolloutResult& result) {
         std::snprintf(threshold, sizeof threshold, "%.1f%%", result.options.threshold * 100);
         out << "\nperformance (CAND against BASE, each in its own metric; threshold " << threshold
             << " of performance, " << static_cast<int>(result.options.confidence * 100) << "% intervals):\n";
-        for (std::string_view group : kGroups) {
+        for (std::string_view group : kBenchmarkGroups) {
             size_t loaded_proofs = 0;
             std::vector<const BenchmarkJudgement*> judged = in_group(result, group, loaded_proofs);
             if (judged.empty() && loaded_proofs == 0) continue;
@@ -136,8 +70,9 @@ std::string render_rollout_markdown(const RolloutResult& result) {
     if (!result.changes.empty()) {
         out << "\n### What changed\n\n| field | BASE | CAND | role |\n|---|---|---|---|\n";
         for (const EnvironmentChange& change : result.changes)
-            out << "| " << markdown_cell(change.label) << " | " << markdown_cell(join(change.base, ", "))
-                << " | " << markdown_cell(join(change.candidate, ", ")) << " | " << role_name(change.role)
+            out << "| " << markdown_cell(change.label) << " | "
+                << markdown_cell(join_items(change.base, ", ")) << " | "
+                << markdown_cell(join_items(change.candidate, ", ")) << " | " << role_name(change.role)
                 << " |\n";
     }
     if (!result.checks.empty()) {
@@ -148,12 +83,12 @@ std::string render_rollout_markdown(const RolloutResult& result) {
                 << markdown_cell(change.id +
                                  (change.device ? " (GPU " + std::to_string(*change.device) + ")" : ""))
                 << " | " << status_name(change.base) << " | " << status_name(change.candidate) << " | "
-                << check_kind_name(change.kind) << " | " << markdown_cell(join(change.nodes, ", ")) << " | "
-                << markdown_cell(change.summary) << " |\n";
+                << check_kind_name(change.kind) << " | " << markdown_cell(join_items(change.nodes, ", "))
+                << " | " << markdown_cell(change.summary) << " |\n";
     }
     if (!result.benchmarks.empty()) {
         out << "\n### Performance\n";
-        for (std::string_view group : kGroups) {
+        for (std::string_view group : kBenchmarkGroups) {
             size_t loaded_proofs = 0;
             std::vector<const BenchmarkJudgement*> judged = in_group(result, group, loaded_proofs);
             if (judged.empty() && loaded_proofs == 0) continue;
@@ -198,7 +133,10 @@ Json rollout_to_json(const RolloutResult& result) {
                           {"nodes", c.nodes},
                           {"summary", c.summary}});
     Json benchmarks = Json::array();
-    for (const BenchmarkJudgement& j : result.benchmarks)
+    for (const BenchmarkJudgement& j : result.benchmarks) {
+        Json node_ratios = Json::array();
+        for (const auto& [node, ratio] : j.node_ratios)
+            node_ratios.push_back({{"node", node}, {"ratio", ratio}});
         benchmarks.push_back({{"name", j.name},
                               {"metric", j.metric},
                               {"bigger_is_better", j.bigger_is_better},
@@ -215,7 +153,9 @@ Json rollout_to_json(const RolloutResult& result) {
                               {"group", benchmark_group(j.name)},
                               {"base_value", optional(j.base_value)},
                               {"candidate_value", optional(j.candidate_value)},
+                              {"node_ratios", node_ratios},
                               {"quoted", quoted_medians(j)}});
+    }
     return {{"schema_version", rollout_schema_version},
             {"decision", decision_name(result.decision)},
             {"reasons", result.reasons},

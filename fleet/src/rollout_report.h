@@ -9,10 +9,14 @@
 
 namespace strata::fleet {
 
-inline constexpr const char* rollout_schema_version = "1.0.0";
+inline constexpr const char* rollout_schema_version = "1.1.0";
 
 std::string render_rollout_text(const RolloutResult& result);
 std::string render_rollout_markdown(const RolloutResult& result);
 Json rollout_to_json(const RolloutResult& result);
+// One self-contained page: the decision and its reasons, what changed,
+// compatibility, then a forest plot of every benchmark (grouped as the text
+// groups them) with the table of its numbers.
+std::string render_rollout_html(const RolloutResult& result);
 
 }  // namespace strata::fleet

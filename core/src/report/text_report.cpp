@@ -30,12 +30,6 @@ struct Style {
     }
 };
 
-std::string fact_text(const Report& report, std::string_view key) {
-    const Fact* fact = report.find_fact(key);
-    if (!fact) return "?";
-    return fact->value.is_string() ? fact->value.get<std::string>() : to_json_text(fact->value);
-}
-
 // Appends one line of `text` after `lead`, wrapped at `width` columns (0: as
 // it is) between words, each continuation indented like the block. A word
 // longer than the width (a path) stays whole.
@@ -86,6 +80,12 @@ void indent_block(std::string& out, std::string_view label, const std::string& t
 
 }  // namespace
 
+std::string fact_text(const Report& report, std::string_view key) {
+    const Fact* fact = report.find_fact(key);
+    if (!fact) return "?";
+    return fact->value.is_string() ? fact->value.get<std::string>() : to_json_text(fact->value);
+}
+
 std::string render_layer_checks(const Report& report, Layer layer, bool color, size_t width) {
     Style style{color};
     std::string out;
@@ -116,6 +116,12 @@ std::string render_text(const Report& report, bool color, size_t width) {
         out += checks;
         if (checks.empty()) out += "  " + style.badge(layer.status) + "  " + layer.summary + "\n";
     }
+    out += "\n" + check_count_line(report) + "\n";
+    out += "node health: " + std::string(health_verdict_name(health_verdict(report))) + "\n";
+    return out;
+}
+
+std::string check_count_line(const Report& report) {
     int failed = 0, warned = 0, passed = 0, skipped = 0, ignored = 0;
     for (const Check& check : report.checks()) {
         if (check.ignored && is_failure(check.status))
@@ -129,12 +135,10 @@ std::string render_text(const Report& report, bool color, size_t width) {
         else
             ++skipped;
     }
-    out += "\n" + std::to_string(passed) + " passed, " + std::to_string(failed) + " failed, " +
+    return std::to_string(passed) + " passed, " + std::to_string(failed) + " failed, " +
            std::to_string(warned) + " warnings, " + std::to_string(skipped) + " skipped" +
            (ignored ? ", " + std::to_string(ignored) + " failed but ignored" : "") + "; " +
-           std::to_string(report.plugins().size()) + " plugin(s)\n";
-    out += "node health: " + std::string(health_verdict_name(health_verdict(report))) + "\n";
-    return out;
+           std::to_string(report.plugins().size()) + " plugin(s)";
 }
 
 std::string render_plugin_table(const Report& report) {

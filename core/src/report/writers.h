@@ -28,6 +28,14 @@ const Json& environment_value(const Json& environment, const std::string& key);
 // `width`: wrap evidence and fixes between words at this many columns (the
 // terminal's, terminal_columns()); 0 leaves lines whole, for pipes and files.
 std::string render_text(const Report& report, bool color, size_t width = 0);
+// "13 passed, 0 failed, 2 warnings, 8 skipped; 6 plugin(s)": the count every
+// rendering of a report closes with.
+std::string check_count_line(const Report& report);
+// A fact's value as text ("?" where absent): strings bare, the rest as JSON.
+std::string fact_text(const Report& report, std::string_view key);
+// One self-contained HTML page (report/html/html_page.h): the layers as the
+// text shows them, each check's evidence and fix collapsible.
+std::string render_html(const Report& report, const RunInfo& run);
 // One layer's checks as render_text shows them ("" when it has none).
 std::string render_layer_checks(const Report& report, Layer layer, bool color, size_t width = 0);
 // The width of the terminal standard output is, or 0 when it is none.
