@@ -1,38 +1,15 @@
 #!/usr/bin/env bash
 # `strata fleet` over 1,000 node records: 40 benchmarks x 10 repetitions per
 # node (Google Benchmark files), two GPU models, 1% of nodes 15% slower, and
-# the same over 100 nodes. Several runs each (hyperfine), medians. The peer
-# is what a fleet operator would otherwise write: a Python script that reads
-# the same files, groups the nodes by GPU, and flags per benchmark the nodes
-# beyond 3 scaled MADs of the group's median (the same rule, without check
-# grouping, configuration or the report); the ratio says what strata's whole
-# analysis costs against that.
+# the same over 100 nodes (bench/fleet_records.py). Several runs each
+# (hyperfine), medians. The peer is what a fleet operator would otherwise
+# write: a Python script that reads the same files, groups the nodes by GPU,
+# and flags per benchmark the nodes beyond 3 scaled MADs of the group's
+# median (the same rule, without check grouping, configuration or the
+# report); the ratio says what strata's whole analysis costs against that.
 # Usage: bench/fleet_scale.sh [BUILD_DIR]   (default: build)
 source "$(dirname "$0")/preamble.sh" "$@"
-/usr/bin/python3 - "$out" <<'PY'
-import json, os, random, sys
-out = sys.argv[1]
-rng = random.Random(9)
-for nodes in (100, 1000):
-    directory = f"{out}/{nodes}"
-    os.makedirs(directory)
-    for n in range(nodes):
-        gpu = "NVIDIA H200" if n % 4 else "NVIDIA H100 80GB HBM3"
-        slow = 1.15 if n % 100 == 7 else 1.0
-        speed = (1 + 0.004 * rng.gauss(0, 1)) * slow * (1.3 if "H100" in gpu else 1.0)
-        rows = []
-        for b in range(40):
-            name = f"plugin/bench_{b}/size:{1 << (b % 12)}/mode:hot/device:0"
-            for r in range(10):
-                t = 1000 * (b + 1) * speed * (1 + 0.003 * rng.gauss(0, 1))
-                rows.append({"name": name, "run_name": name, "run_type": "iteration", "repetitions": 10,
-                             "repetition_index": r, "iterations": 100, "real_time": t, "cpu_time": t,
-                             "time_unit": "ns"})
-        context = {"host_name": f"gpu{n:04d}",
-                   "strata": {"environment": {"device.0.name": {"value": gpu}},
-                              "clock_policy": None}}
-        json.dump({"context": context, "benchmarks": rows}, open(f"{directory}/gpu{n:04d}.json", "w"))
-PY
+/usr/bin/python3 "$root/bench/fleet_records.py" "$out"
 cat >"$out/peer.py" <<'PY'
 import glob, json, statistics, sys
 groups = {}

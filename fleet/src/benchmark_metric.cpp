@@ -108,11 +108,13 @@ std::string quoted_value(const std::string& metric, double value) {
     else if (metric == "flops_per_second")
         std::snprintf(text, sizeof text, "%.4g TFLOP/s", value / 1e12);
     else if (metric == "real_time" || metric == "cpu_time") {
-        const char* unit = value >= 1e9 ? "s" : value >= 1e6 ? "ms" : value >= 1e3 ? "us" : "ns";
-        double scaled = value >= 1e9   ? value / 1e9
-                        : value >= 1e6 ? value / 1e6
-                        : value >= 1e3 ? value / 1e3
-                                       : value;
+        // The unit switches where three digits would round to 1000
+        // (999.6 ns is "1 us", never "1e+03 ns").
+        const char* unit = value >= 999.5e6 ? "s" : value >= 999.5e3 ? "ms" : value >= 999.5 ? "us" : "ns";
+        double scaled = value >= 999.5e6   ? value / 1e9
+                        : value >= 999.5e3 ? value / 1e6
+                        : value >= 999.5   ? value / 1e3
+                                           : value;
         std::snprintf(text, sizeof text, "%.3g %s", scaled, unit);
     } else if (metric.ends_with("_ms"))
         std::snprintf(text, sizeof text, "%.3g ms", value);

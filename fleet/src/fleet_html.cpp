@@ -134,7 +134,7 @@ std::string render_fleet_html(const FleetResult& result) {
         "p",
         "In each heat map a cell is one node's median on one benchmark against the median of its like "
         "nodes, in performance (a time's change is inverted, so orange is always worse and blue always "
-        "better); a framed cell with '!' is an outlier.",
+        "better); a framed cell is an outlier ('!' in the table).",
         "note");
     for (size_t g = 0; g < result.groups.size(); ++g)
         body += group_section(result.groups[g], g, result.options.min_group);

@@ -73,6 +73,7 @@ std::string pair_section(const ComparedRuns& pair, const std::string& metric) {
     plot.axis_caption = metric + " relative to " + pair.base_name + "'s median (log scale; left is faster)";
     plot.base_name = pair.base_name;
     plot.next_name = pair.new_name;
+    plot.right_heading = "change, verdict";
     HtmlTable table{"The numbers behind the plot",
                     {"benchmark", pair.base_name + " median", pair.new_name + " median", "change", "p",
                      "verdict", "repetitions", "note"},
@@ -153,6 +154,7 @@ std::string render_results_html(const bench::ResultsFile& results) {
     plot.title = "Each benchmark's repetitions relative to its median";
     plot.axis_caption = "time relative to the benchmark's median (log scale)";
     plot.base_name = "run";
+    plot.right_heading = "median";
     HtmlTable table{"The numbers behind the plot",
                     {"benchmark", "repetitions", "median", "min", "max", "GB/s", "TFLOP/s", "error"},
                     {false, true, true, true, true, true, true, false},

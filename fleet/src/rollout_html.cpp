@@ -70,8 +70,7 @@ std::string performance_section(const RolloutResult& result) {
             char p[32] = "-";
             if (j->p_value) std::snprintf(p, sizeof p, "%.3g", *j->p_value);
             table.rows.push_back(
-                {std::string(group), j->name, std::string(decision_name(j->decision)), change_of(*j),
-                 quoted_medians(*j),
+                {j->name, std::string(decision_name(j->decision)), change_of(*j), quoted_medians(*j),
                  j->metric + (j->bigger_is_better ? " (bigger is better)" : " (smaller is better)"),
                  std::string(evidence_name(j->evidence)),
                  std::to_string(j->base_units) + " / " + std::to_string(j->candidate_units), p, j->reason});
@@ -126,12 +125,6 @@ std::string render_rollout_html(const RolloutResult& result) {
         body += element("h2", "Compatibility") + render_table(checks);
     }
     if (!result.benchmarks.empty()) body += performance_section(result);
-    if (!result.only_in_base.empty() || !result.only_in_candidate.empty()) {
-        std::vector<std::string> lines;
-        for (const std::string& name : result.only_in_base) lines.push_back("only in BASE: " + name);
-        for (const std::string& name : result.only_in_candidate) lines.push_back("only in CAND: " + name);
-        body += element("h2", "Benchmarks on one side only") + bullet_list(lines);
-    }
     if (!result.notes.empty()) body += element("h2", "Notes") + bullet_list(result.notes);
     return html_document("strata rollout: " + decision, body);
 }

@@ -150,7 +150,7 @@ TEST_CASE("forest plot: one row per benchmark, group headings once, marks by dec
     CHECK(svg.find("data-low=\"0.91\"") != std::string::npos);
 }
 
-TEST_CASE("heat map: a cell per node and benchmark, outliers framed, missing values named") {
+TEST_CASE("heat map: a cell per node and benchmark, binned, outliers framed, rows titled") {
     HeatMap map;
     map.title = "h";
     map.columns = {"gemm", "copy"};
@@ -158,10 +158,15 @@ TEST_CASE("heat map: a cell per node and benchmark, outliers framed, missing val
     map.deviation = {{-0.15, 0.0}, {0.001, NAN}};
     map.outlier = {{true, false}, {false, false}};
     std::string svg = render_heat_map(map);
-    CHECK(count(svg, "<rect class=\"cell") == 4);
-    CHECK(count(svg, "<rect class=\"outlier\"") == 1);
-    CHECK(svg.find("n1, gemm: -15.0% performance against the median (outlier)") != std::string::npos);
-    CHECK(svg.find("n2, copy: not measured") != std::string::npos);
+    CHECK(count(svg, "<rect class=\"cell ") == 4 + 2);  // and the legend's "not measured" and "outlier"
+    CHECK(count(svg, "<rect class=\"cell c0 outlier\"") == 1);  // 15% worse: the worst bin, framed
+    CHECK(count(svg, "<rect class=\"cell c4\"") == 2);          // within 1%
+    CHECK(count(svg, "<rect class=\"cell missing\"") == 1 + 1);
+    CHECK(count(svg, "outlier\"") == 1 + 1);
+    CHECK(svg.find("<title>n1: worst -15.0% performance against the median, on gemm</title>") !=
+          std::string::npos);
+    CHECK(svg.find("<title>n2: worst +0.1% performance against the median, on gemm</title>") !=
+          std::string::npos);
 }
 
 TEST_CASE("render_table escapes every cell and caption") {

@@ -19,7 +19,8 @@ table { border-collapse: collapse; margin: 8px 0 16px; font-size: 13px; max-widt
 caption { text-align: left; font-weight: 600; padding: 4px 0; }
 th, td { border: 1px solid #d0d7de; padding: 3px 8px; vertical-align: top; text-align: left;
   overflow-wrap: anywhere; }
-th { background: #f6f8fa; } td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+th { background: #f6f8fa; }
+td.num, table.figures td + td { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .badge { display: inline-block; min-width: 5.5em; text-align: center; border-radius: 3px; padding: 0 6px;
   font-weight: 600; font-size: 12px; border: 2px solid; }
 .badge.go, .badge.pass { color: #fff; background: var(--go); border-color: var(--go); }
@@ -46,7 +47,10 @@ svg .point { fill: #1f2328; fill-opacity: 0.55; stroke: none; }
 svg .point.base { fill: #888; } svg .point.new { fill: var(--go); }
 svg .median { stroke: #1f2328; stroke-width: 2; }
 svg .cell.missing { fill: #fff; stroke: #ddd; }
-svg .outlier { fill: none; stroke: #000; stroke-width: 2; }
+svg .c0 { fill: #b34700; } svg .c1 { fill: #e07b39; } svg .c2 { fill: #f2b183; } svg .c3 { fill: #fbe0cb; }
+svg .c4 { fill: #f2f2f2; } svg .c5 { fill: #d6e6f4; } svg .c6 { fill: #a6c8e4; } svg .c7 { fill: #5b9bd0; }
+svg .c8 { fill: #0072b2; }
+svg .cell.outlier { stroke: #000; stroke-width: 2.5; }
 @media print { body { margin: 0; max-width: none; } details { break-inside: avoid; } }
 )css";
 
@@ -80,7 +84,11 @@ std::string details(std::string_view summary_html, std::string_view content_html
 }
 
 std::string render_table(const HtmlTable& table) {
-    std::string out = "<table>\n";
+    // A table of figures after its first column (a heat map's, thousands of
+    // rows) is right-aligned by one class, not a class per cell.
+    bool figures = table.numeric.size() > 1 && !table.numeric[0];
+    for (size_t c = 1; c < table.numeric.size(); ++c) figures = figures && table.numeric[c];
+    std::string out = figures ? "<table class=\"figures\">\n" : "<table>\n";
     if (!table.caption.empty()) out += "<caption>" + html_escape(table.caption) + "</caption>\n";
     out += "<thead><tr>";
     for (const std::string& header : table.headers)
@@ -91,7 +99,7 @@ std::string render_table(const HtmlTable& table) {
         out += css.empty() ? "<tr>" : "<tr class=\"" + html_escape(css) + "\">";
         const std::vector<std::string>& row = table.rows[r];
         for (size_t c = 0; c < row.size(); ++c) {
-            bool numeric = c < table.numeric.size() && table.numeric[c];
+            bool numeric = !figures && c < table.numeric.size() && table.numeric[c];
             out += (numeric ? "<td class=\"num\">" : "<td>") + html_escape(row[c]) + "</td>";
         }
         out += "</tr>\n";

@@ -14,6 +14,9 @@ bool usable(double ratio) {
     return std::isfinite(ratio) && ratio > 0;
 }
 
+// What fits left of a plot's 390 px at 12 px type (about 7 px a character).
+constexpr size_t kLabelCharacters = 52;
+
 // A name cut to what fits its column; the full name stays in the <title>.
 std::string fitted(const std::string& text, size_t characters) {
     if (text.size() <= characters) return text;
@@ -184,7 +187,7 @@ std::string render_forest_plot(const ForestPlot& plot) {
             out += number_attribute("data-estimate", *row.estimate) + number_attribute("data-low", *row.low) +
                    number_attribute("data-high", *row.high);
         out += "><title>" + html_escape(row.description) + "</title>";
-        out += text(label_right, y + 4, fitted(row.label, 58), "end");
+        out += text(label_right, y + 4, fitted(row.label, kLabelCharacters), "end");
         if (row.estimate && row.low && row.high) {
             out += line(scale.x(*row.low), y, scale.x(*row.high), y, "ci");
             out += decision_mark(row.decision, scale.x(*row.estimate), y);
@@ -222,12 +225,12 @@ std::string render_strip_plot(const StripPlot& plot) {
     if (two_sides)
         out += "<circle class=\"point new\" cx=\"" + svg_number(plot_left + 220) + "\" cy=\"12\" r=\"3\"/>" +
                text(plot_left + 228, 16, plot.next_name + " repetitions");
-    out += text(plot_right + 10, 16, "median, verdict", "start", "heading") + "\n";
+    out += text(plot_right + 10, 16, plot.right_heading, "start", "heading") + "\n";
     double y = top + row_height / 2;
     for (const StripRow& row : plot.rows) {
         out += "<g class=\"row " + html_escape(row.css_class) + "\"" + attribute("data-name", row.label) +
                "><title>" + html_escape(row.description) + "</title>";
-        out += text(label_right, y + 4, fitted(row.label, 58), "end");
+        out += text(label_right, y + 4, fitted(row.label, kLabelCharacters), "end");
         auto side = [&](const std::vector<double>& points, const std::optional<double>& median, double at,
                         const char* css) {
             std::string marks;
@@ -250,19 +253,22 @@ std::string render_strip_plot(const StripPlot& plot) {
 }
 
 std::string render_heat_map(const HeatMap& map) {
+    // A 1,000-node group has tens of thousands of cells: each is a bare rect
+    // of a colour class (html_page.cpp's stylesheet, .c0-.c8; .outlier
+    // frames it), its node and worst figure in the row's <title>, every
+    // figure in the table beside the map, so the page stays a few megabytes.
     constexpr double label_width = 190, cell_width = 26, cell_height = 14, header = 150;
-    // Deviation bins, worse to better; the colours are Okabe-Ito's
-    // vermillion and blue ramps, and the legend names each bin.
+    // Deviation bins, worse to better: Okabe-Ito's vermillion and blue ramps.
     static constexpr double kEdges[] = {-0.10, -0.05, -0.02, -0.01, 0.01, 0.02, 0.05, 0.10};
-    static constexpr const char* kFills[] = {"#b34700", "#e07b39", "#f2b183", "#fbe0cb", "#f2f2f2",
-                                             "#d6e6f4", "#a6c8e4", "#5b9bd0", "#0072b2"};
     static constexpr const char* kBins[] = {"10% or more worse", "5 to 10% worse",  "2 to 5% worse",
                                             "1 to 2% worse",     "within 1%",       "1 to 2% better",
                                             "2 to 5% better",    "5 to 10% better", "10% or more better"};
+    const std::string size =
+        "\" width=\"" + svg_number(cell_width - 2) + "\" height=\"" + svg_number(cell_height - 2) + "\"";
     double grid_width = cell_width * static_cast<double>(map.columns.size());
-    double width = label_width + grid_width + 200;
+    double width = label_width + grid_width + 250;
     double height = header + cell_height * static_cast<double>(map.rows.size()) + 10;
-    height = std::max(height, header + 9 * 16.0 + 10);
+    height = std::max(height, header + 11 * 16.0 + 10);  // the legend: nine bins, missing, outlier
     std::string out = svg_open("heat", width, height, map.title);
     out.replace(out.find(" data-scale=\"log\""), 17, "");
     for (size_t c = 0; c < map.columns.size(); ++c) {
@@ -272,39 +278,37 @@ std::string render_heat_map(const HeatMap& map) {
                html_escape(fitted(map.columns[c], 26)) + "</text>";
     }
     out += "\n";
+    char figure[32];
     for (size_t r = 0; r < map.rows.size(); ++r) {
         double y = header + cell_height * static_cast<double>(r);
-        out += "<g class=\"node\"" + attribute("data-node", map.rows[r]) + ">" +
+        const std::vector<double> none;
+        const std::vector<double>& values = r < map.deviation.size() ? map.deviation[r] : none;
+        // The row's title names the node and its worst benchmark: what a
+        // pointer over any of its cells shows.
+        std::string row_title = map.rows[r];
+        size_t worst = values.size();
+        for (size_t c = 0; c < values.size() && c < map.columns.size(); ++c)
+            if (std::isfinite(values[c]) && (worst == values.size() || values[c] < values[worst])) worst = c;
+        if (worst < values.size()) {
+            std::snprintf(figure, sizeof figure, "%+.1f%%", values[worst] * 100);
+            row_title += ": worst " + std::string(figure) + " performance against the median, on " +
+                         map.columns[worst];
+        }
+        out += "<g class=\"node\"" + attribute("data-node", map.rows[r]) + "><title>" +
+               html_escape(row_title) + "</title>" +
                text(label_width - 6, y + cell_height - 3, fitted(map.rows[r], 28), "end");
         for (size_t c = 0; c < map.columns.size(); ++c) {
-            double value =
-                r < map.deviation.size() && c < map.deviation[r].size() ? map.deviation[r][c] : NAN;
+            double value = c < values.size() ? values[c] : NAN;
             bool outlier = r < map.outlier.size() && c < map.outlier[r].size() && map.outlier[r][c];
-            double x = label_width + cell_width * static_cast<double>(c);
-            std::string cell_title = map.rows[r] + ", " + map.columns[c] + ": ";
-            std::string fill;
-            if (std::isfinite(value)) {
-                size_t bin = static_cast<size_t>(
-                    std::upper_bound(std::begin(kEdges), std::end(kEdges), value) - std::begin(kEdges));
-                fill = kFills[bin];
-                char figure[48];
-                std::snprintf(figure, sizeof figure, "%+.1f%% performance against the median", value * 100);
-                cell_title += figure;
-            } else {
-                cell_title += "not measured";
-            }
-            if (outlier) cell_title += " (outlier)";
-            out += "<rect class=\"cell" + std::string(fill.empty() ? " missing" : "") + "\" x=\"" +
-                   svg_number(x + 1) + "\" y=\"" + svg_number(y + 1) + "\" width=\"" +
-                   svg_number(cell_width - 2) + "\" height=\"" + svg_number(cell_height - 2) + "\"" +
-                   (fill.empty() ? "" : " fill=\"" + fill + "\"") +
-                   (std::isfinite(value) ? number_attribute("data-deviation", value) : "") + "><title>" +
-                   html_escape(cell_title) + "</title></rect>";
-            if (outlier)
-                out += "<rect class=\"outlier\" x=\"" + svg_number(x + 1) + "\" y=\"" + svg_number(y + 1) +
-                       "\" width=\"" + svg_number(cell_width - 2) + "\" height=\"" +
-                       svg_number(cell_height - 2) + "\"/>" +
-                       text(x + cell_width / 2, y + cell_height - 3, "!", "middle", "outlier-mark");
+            std::string x = svg_number(label_width + cell_width * static_cast<double>(c) + 1);
+            std::string bin = "missing";
+            if (std::isfinite(value))
+                bin = "c" + std::to_string(std::upper_bound(std::begin(kEdges), std::end(kEdges), value) -
+                                           std::begin(kEdges));
+            // An outlier's frame is a class of its cell, not another element:
+            // a group whose every node is an outlier costs no more bytes.
+            out += "<rect class=\"cell " + bin + (outlier ? " outlier" : "") + "\" x=\"" + x + "\" y=\"" +
+                   svg_number(y + 1) + size + "/>";
         }
         out += "</g>\n";
     }
@@ -313,10 +317,14 @@ std::string render_heat_map(const HeatMap& map) {
            text(legend_x, header - 6, "performance against the median", "start", "heading");
     for (size_t b = 0; b < 9; ++b) {
         double y = header + 16.0 * static_cast<double>(8 - b);
-        out += "<rect x=\"" + svg_number(legend_x) + "\" y=\"" + svg_number(y) +
-               "\" width=\"12\" height=\"12\" fill=\"" + kFills[b] + "\"/>" +
-               text(legend_x + 18, y + 10, kBins[b]);
+        out += "<rect class=\"c" + std::to_string(b) + "\" x=\"" + svg_number(legend_x) + "\" y=\"" +
+               svg_number(y) + "\" width=\"12\" height=\"12\"/>" + text(legend_x + 18, y + 10, kBins[b]);
     }
+    double y = header + 16.0 * 9;
+    out += "<rect class=\"cell missing\" x=\"" + svg_number(legend_x) + "\" y=\"" + svg_number(y) +
+           "\" width=\"12\" height=\"12\"/>" + text(legend_x + 18, y + 10, "not measured");
+    out += "<rect class=\"cell c4 outlier\" x=\"" + svg_number(legend_x) + "\" y=\"" + svg_number(y + 16) +
+           "\" width=\"12\" height=\"12\"/>" + text(legend_x + 18, y + 26, "outlier (framed)");
     return out + "</g>\n</svg>\n";
 }
 

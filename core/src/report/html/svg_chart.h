@@ -66,6 +66,7 @@ struct StripRow {
 struct StripPlot {
     std::string title, axis_caption;
     std::string base_name = "BASE", next_name = "NEW";  // the legend; no `next` values: one side only
+    std::string right_heading;                          // over the rows' right_text
     std::vector<StripRow> rows;
 };
 std::string render_strip_plot(const StripPlot& plot);
@@ -77,7 +78,7 @@ struct HeatMap {
     // [row][column]: performance against the column's median, signed
     // (-0.15: 15% worse); NaN where the node has no value.
     std::vector<std::vector<double>> deviation;
-    std::vector<std::vector<bool>> outlier;  // marked with a frame and named in the cell's title
+    std::vector<std::vector<bool>> outlier;  // framed (the table beside it marks them with '!')
 };
 std::string render_heat_map(const HeatMap& map);
 
