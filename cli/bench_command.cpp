@@ -267,15 +267,21 @@ std::function<int()> register_bench(CLI::App& app, const std::string& executable
         BenchmarkSession session = run_benchmarks(run, options->request);
         for (const std::string& reason : session.skipped) std::cout << reason << "\n";
         for (const std::string& note : session.notes) std::cout << note << "\n";
+        std::vector<std::string> notes = session.skipped;
+        notes.insert(notes.end(), session.notes.begin(), session.notes.end());
         if (!session.merged) {
             std::cout << "nothing was measured\n";
+            // The page says so too, with why: a job that attaches it shows the reason.
+            if (!options->html.empty())
+                write_file_atomically(options->html, fleet::render_results_html(bench::ResultsFile{}, notes));
             return 1;
         }
         write_file_atomically(options->out, to_json_text(*session.merged, 2) + "\n");
         bool failed = print_results(*session.merged, options->markdown);
         if (!options->html.empty())
-            write_file_atomically(options->html, fleet::render_results_html(bench::parse_results(
-                                                     to_json_text(*session.merged), options->out)));
+            write_file_atomically(
+                options->html, fleet::render_results_html(
+                                   bench::parse_results(to_json_text(*session.merged), options->out), notes));
         std::cout << "results: " << options->out << "\n";
         return session.skipped.empty() && !failed ? 0 : 1;
     };

@@ -141,14 +141,16 @@ std::string render_comparison_html(const std::vector<ComparedRuns>& pairs, const
     return html_document("strata compare: " + title, body);
 }
 
-std::string render_results_html(const bench::ResultsFile& results) {
+std::string render_results_html(const bench::ResultsFile& results, const std::vector<std::string>& notes) {
     size_t failed = 0;
     for (const bench::BenchmarkSeries& series : results.series) failed += !series.error.empty();
     std::string headline =
         std::to_string(results.series.size()) + " benchmark(s), " + std::to_string(failed) + " failed";
+    const char* word = results.series.empty() ? "nothing measured" : failed ? "failed" : "measured";
     std::string body =
-        "<h1>strata bench: " + badge(failed ? "failed" : "measured", failed ? "fail" : "pass") + "</h1>\n" +
-        "<p class=\"decision\">" + html_escape(headline) + "</p>\n";
+        "<h1>strata bench: " + badge(word, failed || results.series.empty() ? "fail" : "pass") +
+        "</h1>\n<p class=\"decision\">" + html_escape(headline) + "</p>\n";
+    body += bullet_list(notes);
     body += context_table(results);
     StripPlot plot;
     plot.title = "Each benchmark's repetitions relative to its median";

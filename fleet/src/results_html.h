@@ -22,7 +22,9 @@ struct ComparedRuns {
 
 // `metric`: real_time or cpu_time, the time the medians are of.
 std::string render_comparison_html(const std::vector<ComparedRuns>& pairs, const std::string& metric);
-// One run: every benchmark's repetitions around its median.
-std::string render_results_html(const bench::ResultsFile& results);
+// One run: every benchmark's repetitions around its median; `notes` (what
+// was skipped and why) come first. With no benchmark, the notes alone.
+std::string render_results_html(const bench::ResultsFile& results,
+                                const std::vector<std::string>& notes = {});
 
 }  // namespace strata::fleet

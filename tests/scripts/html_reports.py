@@ -303,6 +303,14 @@ def bench_pages(work, browser):
     rows = browser.evaluate("[...document.querySelectorAll('svg.strip g.row')].map(g => [g.dataset.name, g.querySelectorAll('circle.point').length])")
     check(len(rows) == len(names) and all(n == 3 for _, n in rows), f"bench: a row of 3 repetitions per benchmark: {rows} for {names}")
     browser.screenshot(f"{ARTIFACTS}/bench.png")
+    # No GPU, nothing measured: the page still says so, and why.
+    html = f"{work}/bench_nothing.html"
+    result = run(["bench", "--filter", "^driver/memory/alloc_free", "--out", f"{work}/nothing.json", "--html", html])
+    check(result.returncode == 1 and os.path.exists(html), f"bench without a GPU: exit {result.returncode}, a page")
+    if os.path.exists(html):
+        open_page(browser, html, "bench, nothing measured")
+        text = browser.evaluate("document.body.textContent")
+        check("nothing measured" in text and "no usable GPU" in text, f"bench without a GPU: the page says why: {text[:500]}")
 
 
 def doctor_pages(work, browser):
