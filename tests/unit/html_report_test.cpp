@@ -2,12 +2,15 @@
 // axis, and the plots' structure (the browser test checks their pixels).
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <string>
 
+#include "probes/probes.h"
 #include "report/html/html_page.h"
 #include "report/html/html_text.h"
 #include "report/html/svg_chart.h"
+#include "report/writers.h"
 
 using namespace strata;
 
@@ -175,4 +178,30 @@ TEST_CASE("render_table escapes every cell and caption") {
     CHECK(html.find("<caption>&lt;cap&gt;</caption>") != std::string::npos);
     CHECK(html.find("<th scope=\"col\">h&amp;</th>") != std::string::npos);
     CHECK(html.find("<tr class=\"fail\"><td class=\"num\">&lt;td&gt;</td></tr>") != std::string::npos);
+}
+
+TEST_CASE("doctor's page and Markdown show a hostile check as text, never as markup") {
+    Report report;
+    Check check =
+        make_check("plugin.x", Layer::library, Status::fail, "<img src=x onerror=alert(1)> | *bold*");
+    check.evidence = "line one\n<script>alert(2)</script>\x1b[8m";
+    check.remedy = "[click](http://evil.example)";
+    report.add_check(check);
+    std::string html = render_html(report, RunInfo{"doctor", "2026-12-08T00:00:00Z", {}});
+    CHECK(html.find("<img") == std::string::npos);
+    CHECK(html.find("<script") == std::string::npos);
+    CHECK(html.find("&lt;img src=x onerror=alert(1)&gt;") != std::string::npos);
+    CHECK(html.find("\x1b") == std::string::npos);
+    CHECK(html.find("<details open>") != std::string::npos);  // a failing check starts open
+    std::string markdown = render_markdown(report);
+    // Every '<' is escaped, or a tag strata writes itself.
+    for (size_t at = markdown.find('<'); at != std::string::npos; at = markdown.find('<', at + 1)) {
+        bool own = false;
+        for (const char* tag : {"<br>", "<details>", "</details>", "<summary>", "</summary>"})
+            own |= markdown.compare(at, std::strlen(tag), tag) == 0;
+        INFO(markdown.substr(at, 20));
+        CHECK((own || (at > 0 && markdown[at - 1] == '\\')));
+    }
+    CHECK(markdown.find("\\[click\\](http://evil.example)") != std::string::npos);  // no link
+    CHECK(markdown.find("\\<img src=x onerror=alert(1)> \\| \\*bold\\*") != std::string::npos);
 }
