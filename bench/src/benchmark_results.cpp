@@ -8,6 +8,7 @@
 
 #include "model/untrusted_input.h"
 #include "model/usage_error.h"
+#include "report/terminal_safe_output.h"
 
 namespace strata::bench {
 
@@ -140,13 +141,15 @@ void read_entry(const Json& entry, const std::string& where, TimeMetric metric, 
     // at all. Only the median is kept, for files that hold aggregates alone.
     if (run_type == "aggregate" && aggregate != "median") return;
     std::string run_name = entry.value("run_name", name_field.get<std::string>());
-    std::string name = benchmark_identity(run_name);
+    // A line break or escape in a name would forge or hide a row of every
+    // report that prints it: made one line here, once, the same on both sides.
+    std::string name = one_line(benchmark_identity(run_name));
     auto [slot, added] = out.index.try_emplace(name, out.series.size());
     if (added) out.series.push_back({name, {}, std::nullopt, {}, {}, timed_by_wall_clock(run_name)});
     identities.note(entry, slot->second, added, name, run_type == "iteration", where);
     BenchmarkSeries& series = out.series[slot->second];
     if (entry.value("error_occurred", false)) {
-        series.error = entry.value("error_message", std::string("the benchmark reported an error"));
+        series.error = one_line(entry.value("error_message", std::string("the benchmark reported an error")));
         return;
     }
     const char* time_field = metric == TimeMetric::cpu_time ? "cpu_time" : "real_time";

@@ -3,15 +3,17 @@
 #include <map>
 #include <set>
 
+#include "report/terminal_safe_output.h"
 #include "report/writers.h"
 
 namespace strata::fleet {
 
 namespace {
 
+// A value from a record: one line, for the rows that quote it.
 std::string text(const Json& value) {
     if (value.is_null()) return "";
-    if (value.is_string()) return value.get<std::string>();
+    if (value.is_string()) return one_line(value.get<std::string>());
     if (value.is_boolean()) return value.get<bool>() ? "on" : "off";
     return value.dump();
 }

@@ -10,6 +10,7 @@
 #include "environment_summary.h"
 #include "model/untrusted_input.h"
 #include "model/usage_error.h"
+#include "report/terminal_safe_output.h"
 
 namespace strata::fleet {
 
@@ -29,12 +30,13 @@ void read_checks(const Json& doctor, const std::string& path, NodeRecord& out) {
     for (const Json& check : *checks) {
         if (!check.is_object()) throw UsageError(path + ": a check is not an object");
         CheckState state;
-        state.id = string_member(check, "id");
+        // Printed in a row of their own by fleet and rollout: one line each.
+        state.id = one_line(string_member(check, "id"));
         auto status = parse_status(string_member(check, "status"));
         if (state.id.empty() || !status)
             throw UsageError(path + ": a check without an id or with an unknown status");
         state.status = *status;
-        state.summary = string_member(check, "summary");
+        state.summary = one_line(string_member(check, "summary"));
         state.ignored = check.value("ignored", false) == true;
         auto device = check.find("device");
         if (device != check.end() && device->is_number_integer()) state.device = device->get<int>();

@@ -160,7 +160,7 @@ def section_bomb(source, copies):
 
 def no_raw_escape(out, err):
     text = out + err
-    for sequence in ("\x1b]", "\x1b[2J", "\x07", "\x9b"):
+    for sequence in ("\x1b]", "\x1b[2J", "\x07", "\x9b", "\x1b[8m"):
         if sequence in text:
             return f"raw control sequence {sequence!r} printed"
     return None
@@ -221,6 +221,30 @@ try:
         one_line_error=False)
     run("compare --markdown prints no raw escape sequence", ["compare", "--markdown", evil, evil], 0, 5, 200,
         check=no_raw_escape, one_line_error=False)
+    # A line break in a name printed a line of strata's own shape; conceal
+    # hid every row after it (#37 item 11).
+    forged = "BM_x\n  FAIL  forged: every node is fine\x1b[8m"
+    forge_a = write("forge-a.json", json.dumps({"context": {"host_name": "n1"},
+                                                "benchmarks": repetitions(forged, 5, 100)}))
+    forge_b = write("forge-b.json", json.dumps({"context": {"host_name": "n1"},
+                                                "benchmarks": repetitions(forged, 5, 200)}))
+
+    def no_forged_line(out, err):
+        if any(line.lstrip().startswith("FAIL  forged") for line in (out + err).splitlines()):
+            return "a name printed a line of its own"
+        return no_raw_escape(out, err)
+
+    for argv, status in ((["compare"], 0), (["compare", "--markdown"], 0), (["rollout"], 1),
+                         (["rollout", "--markdown"], 1)):
+        run(f"{' '.join(argv)}: a name with a line break stays on its row", argv + [forge_a, forge_b], status, 5,
+            200, check=no_forged_line, one_line_error=False)
+    fleet_dir = scratch / "forged-fleet"
+    fleet_dir.mkdir()
+    for i in range(4):
+        entries = repetitions(forged, 5, 300 if i == 0 else 100)
+        (fleet_dir / f"n{i}.json").write_text(json.dumps({"context": {"host_name": f"n{i}"}, "benchmarks": entries}))
+    run("fleet: a name with a line break stays on its row", ["fleet", str(fleet_dir)], 1, 5, 200,
+        check=no_forged_line, one_line_error=False)
 
     # A decompression bomb: 20 entries of 16 bytes each that declare 2 GiB
     # images (zstd and LZ4). `arch --details` zero-filled 2 GiB per entry

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 
+using strata::one_line;
 using strata::terminal_safe;
 
 TEST_CASE("control characters are shown as \\u00XX; newline, tab and text pass") {
@@ -22,6 +23,21 @@ TEST_CASE("escape sequences that move, clear or retitle are shown; colour passes
     CHECK(terminal_safe("\x1b[1;31mFAIL\x1b[0m") == "\x1b[1;31mFAIL\x1b[0m");
     CHECK(terminal_safe("\x1b") == "\\u001b");  // cut off at the end
     CHECK(terminal_safe("\x1b[" + std::string(40, '1') + "m").rfind("\\u001b[", 0) == 0);
+}
+
+TEST_CASE("only the renditions strata prints pass: conceal, reverse, blink and black are shown") {
+    CHECK(terminal_safe("\x1b[8mhidden") == "\\u001b[8mhidden");  // conceal hid every row after it
+    CHECK(terminal_safe("\x1b[7m") == "\\u001b[7m");              // reverse video
+    CHECK(terminal_safe("\x1b[5m") == "\\u001b[5m");              // blink
+    CHECK(terminal_safe("\x1b[30;40m") == "\\u001b[30;40m");      // black on black
+    CHECK(terminal_safe("\x1b[1;8m") == "\\u001b[1;8m");          // conceal behind bold
+    CHECK(terminal_safe("\x1b[2m\x1b[33mW\x1b[32m\x1b[m") == "\x1b[2m\x1b[33mW\x1b[32m\x1b[m");
+}
+
+TEST_CASE("one_line: a name from outside stays on its row") {
+    CHECK(one_line("BM_x\n  FAIL  forged") == "BM_x\\u000a  FAIL  forged");
+    CHECK(one_line("a\tb\rc\x7f") == "a\\u0009b\\u000dc\\u007f");
+    CHECK(one_line("caf\xc3\xa9/size:1") == "caf\xc3\xa9/size:1");
 }
 
 TEST_CASE("C1 controls written as UTF-8 (CSI is C2 9B) are shown") {

@@ -17,6 +17,23 @@ bool is_c0_to_escape(unsigned char c) {
     return (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f;
 }
 
+// Whether "ESC [ params m" is a colour strata prints itself (text_report.cpp:
+// bold, dim, red, green, yellow, reset). Any other rendition stays escaped:
+// conceal (8) in a benchmark name hid every row after it, and reverse video,
+// blink or black on black can hide or forge as well.
+bool is_strata_colour(std::string_view sequence) {
+    std::string_view params = sequence.substr(2, sequence.size() - 3);  // between "ESC [" and "m"
+    while (true) {
+        size_t end = params.find(';');
+        std::string_view one = params.substr(0, end);
+        if (!(one.empty() || one == "0" || one == "1" || one == "2" || one == "22" || one == "31" ||
+              one == "32" || one == "33" || one == "39"))
+            return false;
+        if (end == std::string_view::npos) return true;
+        params.remove_prefix(end + 1);
+    }
+}
+
 }  // namespace
 
 TerminalSafeBuffer::~TerminalSafeBuffer() {
@@ -69,8 +86,9 @@ bool TerminalSafeBuffer::put(unsigned char c) {
                 return true;
             }
             if (!flush_pending_escaped()) return false;
-        } else if (c == 'm') {  // a complete colour sequence
+        } else if (c == 'm') {  // a complete rendition sequence: strata's own colours pass
             pending_ += 'm';
+            if (!is_strata_colour(pending_)) return flush_pending_escaped();
             std::string colour = std::move(pending_);
             pending_.clear();
             return emit(colour);
@@ -128,6 +146,22 @@ void make_standard_streams_terminal_safe() {
     std::cout.rdbuf(out);
     std::cerr.rdbuf(err);
     std::cerr.setf(std::ios::unitbuf);
+}
+
+std::string one_line(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    char escaped[8];
+    for (char c : text) {
+        auto byte = static_cast<unsigned char>(c);
+        if (byte < 0x20 || byte == 0x7f) {
+            std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(byte));
+            out += escaped;
+        } else {
+            out += c;
+        }
+    }
+    return out;
 }
 
 std::string terminal_safe(std::string_view text) {

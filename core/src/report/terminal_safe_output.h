@@ -43,4 +43,9 @@ void make_standard_streams_terminal_safe();
 // streams).
 std::string terminal_safe(std::string_view text);
 
+// A name from outside made one line: every C0 control, newline and tab
+// included, and DEL as \u00XX. For names every report prints in a row of its
+// own (benchmarks, their errors): a line break there forged a FAIL line.
+std::string one_line(std::string_view text);
+
 }  // namespace strata
