@@ -1,7 +1,6 @@
 #include "cli/comparison_output.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <iostream>
 
 #include "change_text.h"
@@ -12,20 +11,10 @@ namespace strata::cli {
 
 namespace {
 
-std::string fixed(double value, const char* format) {
-    char text[32];
-    std::snprintf(text, sizeof text, format, value);
-    return text;
-}
-
 // new/base of a time, the way every strata command says a change:
 // "+19.8% time (slower)" (bench/src/change_text.h).
 std::string time_change(double ratio) {
     return bench::change_text(ratio, "real_time", false);
-}
-
-std::string p_text(const bench::ComparisonRow& row) {
-    return row.p_value ? fixed(*row.p_value, *row.p_value < 0.001 ? "%.1e" : "%.3f") : "n/a";
 }
 
 }  // namespace
@@ -62,7 +51,7 @@ void print_comparison(const bench::Comparison& result, bool markdown) {
     for (const auto& row : result.rows)
         table.push_back({row.name, row.base_ns > 0 ? bench::time_text(row.base_ns) : "-",
                          row.new_ns > 0 ? bench::time_text(row.new_ns) : "-",
-                         row.ratio > 0 ? time_change(row.ratio) : "-", p_text(row),
+                         row.ratio > 0 ? time_change(row.ratio) : "-", bench::p_value_text(row),
                          std::string(bench::verdict_name(row.verdict)) + (row.trips_gate ? " (gate)" : "")});
     const std::vector<std::string> header = {"benchmark", "base", "new", "change", "p", "verdict"};
     if (markdown) {

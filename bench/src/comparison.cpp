@@ -1,6 +1,7 @@
 #include "comparison.h"
 
 #include <cmath>
+#include <cstdio>
 #include <set>
 
 #include "model/usage_error.h"
@@ -137,6 +138,13 @@ Comparison compare_results(const ResultsFile& base, const ResultsFile& next,
     if (out.geometric_mean_ratio) out.geometric_mean_count = ratios.size();
     out.warnings = context_warnings(base, next);
     return out;
+}
+
+std::string p_value_text(const ComparisonRow& row) {
+    if (!row.p_value) return "n/a";
+    char text[32];
+    std::snprintf(text, sizeof text, *row.p_value < 0.001 ? "%.1e" : "%.3f", *row.p_value);
+    return text;
 }
 
 }  // namespace strata::bench

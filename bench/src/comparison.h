@@ -43,6 +43,9 @@ struct Comparison {
     bool gate_tripped = false;
 };
 
+// A row's p-value as every rendering prints it: "0.130", "1.6e-04", "n/a".
+std::string p_value_text(const ComparisonRow& row);
+
 // Throws UsageError when the two files have no benchmark in common (after the
 // filter).
 Comparison compare_results(const ResultsFile& base, const ResultsFile& next,

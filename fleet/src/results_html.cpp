@@ -30,13 +30,6 @@ std::string verdict_class(bench::Verdict verdict) {
     return "";
 }
 
-std::string p_text(const bench::ComparisonRow& row) {
-    if (!row.p_value) return "n/a";
-    char text[32];
-    std::snprintf(text, sizeof text, *row.p_value < 0.001 ? "%.1e" : "%.3f", *row.p_value);
-    return text;
-}
-
 // The median of a rate counter over the repetitions, as "12.3 GB/s" ("" without one).
 std::string rate_text(const bench::BenchmarkSeries& series, const char* counter, double scale,
                       const char* unit) {
@@ -87,8 +80,8 @@ std::string pair_section(const ComparedRuns& pair, const std::string& metric) {
         strip.label = row.name;
         strip.css_class = verdict_class(row.verdict);
         strip.right_text = change + ", " + verdict;
-        strip.description = row.name + ": " + change + ", " + verdict + " (p " + p_text(row) + ")" +
-                            (row.note.empty() ? "" : "; " + row.note);
+        strip.description = row.name + ": " + change + ", " + verdict + " (p " + bench::p_value_text(row) +
+                            ")" + (row.note.empty() ? "" : "; " + row.note);
         const bench::BenchmarkSeries* base = pair.base->find(row.name);
         const bench::BenchmarkSeries* next = pair.next->find(row.name);
         if (row.base_ns > 0) {
@@ -98,10 +91,10 @@ std::string pair_section(const ComparedRuns& pair, const std::string& metric) {
             if (row.new_ns > 0) strip.next_median = row.new_ns / row.base_ns;
         }
         plot.rows.push_back(std::move(strip));
-        table.rows.push_back({row.name, row.base_ns > 0 ? bench::time_text(row.base_ns) : "-",
-                              row.new_ns > 0 ? bench::time_text(row.new_ns) : "-", change, p_text(row),
-                              verdict, std::to_string(row.base_count) + " / " + std::to_string(row.new_count),
-                              row.note});
+        table.rows.push_back(
+            {row.name, row.base_ns > 0 ? bench::time_text(row.base_ns) : "-",
+             row.new_ns > 0 ? bench::time_text(row.new_ns) : "-", change, bench::p_value_text(row), verdict,
+             std::to_string(row.base_count) + " / " + std::to_string(row.new_count), row.note});
         table.row_classes.push_back(verdict_class(row.verdict));
     }
     if (!plot.rows.empty()) out += "<figure>\n" + render_strip_plot(plot) + "</figure>\n";
